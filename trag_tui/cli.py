@@ -1,0 +1,300 @@
+"""The `trag-tui` command: argument parsing and printing over the library API, nothing more.
+
+A bare `trag-tui` opens the chat app; every other command is headless and never imports
+Textual. Errors reach the user as one line, never a traceback.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import json
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from .settings import Settings
+
+
+def _settings(ctx: click.Context, **overrides) -> Settings:
+    base: Settings = ctx.obj["settings"]
+    return base.replace(**overrides)
+
+
+def _date(value: str | None) -> dt.date | None:
+    if value in (None, ""):
+        return None
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        raise click.BadParameter(f"{value!r} is not a date in YYYY-MM-DD form")
+
+
+def _open(settings: Settings, *, create: bool = False):
+    from .db import IndexFileError
+    from .index import open_index
+
+    try:
+        return open_index(settings.db, settings, create=create)
+    except IndexFileError as exc:
+        raise click.ClickException(str(exc))
+
+
+class DefaultGroup(click.Group):
+    """A group whose bare invocation runs the `tui` command."""
+
+    def parse_args(self, ctx, args):
+        if not args or (args[0].startswith("-") and args[0] not in ("--help", "-h", "--version")):
+            args = ["tui", *args] if not args else args
+        return super().parse_args(ctx, args)
+
+    def invoke(self, ctx):
+        if not ctx.protected_args and not ctx.args and ctx.invoked_subcommand is None:
+            ctx.protected_args = ["tui"]
+        return super().invoke(ctx)
+
+
+@click.group(cls=DefaultGroup, invoke_without_command=True)
+@click.option("-d", "--database", "db", type=click.Path(dir_okay=False, path_type=Path),
+              envvar="TRAG_TUI_DB", help="Index file (default trag.db; env TRAG_TUI_DB).")
+@click.version_option(package_name="trag-tui")
+@click.pass_context
+def cli(ctx: click.Context, db: Path | None) -> None:
+    """Time-aware question answering over dated documents, in one SQLite file."""
+    try:
+        settings = Settings.load(db=db)
+    except (ValueError, OSError) as exc:
+        raise click.ClickException(f"settings: {exc}")
+    ctx.obj = {"settings": settings}
+    if ctx.invoked_subcommand is None:
+        ctx.invoke(tui)
+
+
+# -- index ----------------------------------------------------------------------------------
+
+
+class _Bar:
+    """A one-line progress bar on stderr (only where stderr is a terminal)."""
+
+    def __init__(self, enabled: bool):
+        self.enabled = enabled
+        self.last = 0.0
+
+    def __call__(self, p) -> None:
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if now - self.last < 0.2 and p.files_done < p.files_total:
+            return
+        self.last = now
+        frac = p.bytes_done / p.bytes_total if p.bytes_total else 1.0
+        width = 24
+        filled = int(width * min(frac, 1.0))
+        elapsed = now - p.started
+        eta = elapsed * (1 - frac) / frac if frac > 0.01 else 0
+        line = (f"\r[{'#' * filled}{'.' * (width - filled)}] {frac:4.0%} files {p.files_done}/"
+                f"{p.files_total} docs {p.documents} chunks {p.chunks_embedded}+{p.chunks_reused} "
+                f"reused {p.rate:5.1f}/s eta {int(eta)}s ")
+        click.echo(line, nl=False, err=True)
+
+    def close(self) -> None:
+        if self.enabled:
+            click.echo("", err=True)
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("--embedder", help="A local sentence-transformers model folder (default: bundled MiniLM).")
+@click.option("--default-date", help="Date (YYYY-MM-DD) for documents where none is found.")
+@click.option("--prune", is_flag=True, help="Remove documents whose files are gone.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@click.pass_context
+def index(ctx, paths, embedder, default_date, prune, as_json):
+    """Build or update the index from files and folders (XML, JSONL, .txt, .md)."""
+    from .embedding import EmbedderError
+    from .indexer import Indexer
+
+    settings = _settings(ctx, embedder=embedder)
+    idx = _open(settings, create=True)
+    bar = _Bar(sys.stderr.isatty() and not as_json)
+    try:
+        try:
+            indexer = Indexer(idx.conn, idx.path, idx.embedder, settings,
+                              default_date=_date(default_date), progress=bar)
+        except EmbedderError as exc:
+            raise click.ClickException(str(exc))
+        try:
+            summary = indexer.run(paths, prune=prune)
+        except KeyboardInterrupt:
+            bar.close()
+            raise click.ClickException("interrupted: what was written is kept; run again to resume")
+        bar.close()
+        if as_json:
+            click.echo(json.dumps(summary.to_dict(), indent=2))
+        else:
+            _print_summary(summary)
+        total_docs = summary.documents_added + summary.documents_kept
+        if total_docs == 0 and summary.files_failed:
+            ctx.exit(1)
+    finally:
+        idx.close()
+
+
+def _print_summary(s) -> None:
+    click.echo(
+        f"{s.files_seen} files: {s.files_indexed} indexed, {s.files_unchanged} unchanged, "
+        f"{len(s.files_skipped)} skipped, {len(s.files_failed)} failed")
+    click.echo(
+        f"documents: {s.documents_added} added, {s.documents_kept} unchanged, "
+        f"{s.documents_removed} removed; {s.undated_documents} without a date")
+    click.echo(f"chunks: {s.chunks_embedded} embedded, {s.chunks_reused} reused; {s.seconds:.1f}s")
+    if s.files_pruned:
+        click.echo(f"pruned {s.files_pruned} files that are gone")
+    for path, why in s.files_skipped:
+        click.echo(f"  skipped {path}: {why}")
+    for path, why in s.files_failed:
+        click.echo(f"  failed  {path}: {why}")
+    for path, note in s.notes[:20]:
+        click.echo(f"  note    {path}: {note}")
+    if len(s.notes) > 20:
+        click.echo(f"  ... and {len(s.notes) - 20} more notes")
+
+
+# -- stats ----------------------------------------------------------------------------------
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+def stats(ctx, as_json):
+    """Documents, chunks, date range, documents per year, embedding model, file size."""
+    from .stats import index_stats, render_stats
+
+    idx = _open(_settings(ctx))
+    try:
+        data = index_stats(idx)
+    finally:
+        idx.close()
+    click.echo(json.dumps(data, indent=2) if as_json else render_stats(data))
+
+
+# -- parse ----------------------------------------------------------------------------------
+
+
+@cli.command()
+@click.argument("question", required=False)
+@click.option("--as-of", help="The date the question is asked from (default today).")
+@click.option("--batch", type=click.File("r"), help="JSONL with `query` and `as_of` per line.")
+@click.option("--json", "as_json", is_flag=True)
+def parse(question, as_of, batch, as_json):
+    """Show how the time in a question is read: intent, period(s), as-of."""
+    from .query import parse as parse_question
+
+    if batch is not None:
+        for n, line in enumerate(batch, 1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+                q = row.get("query") or row.get("question") or ""
+                when = _date(row.get("as_of") or row.get("question_date")) or dt.date.today()
+            except (json.JSONDecodeError, click.BadParameter, AttributeError) as exc:
+                raise click.ClickException(f"line {n}: {exc}")
+            out = parse_question(q, when).to_dict()
+            if "id" in row:
+                out = {"id": row["id"], **out}
+            click.echo(json.dumps(out, ensure_ascii=False))
+        return
+    if question is None:
+        raise click.UsageError("give a QUESTION or --batch FILE")
+    tq = parse_question(question, _date(as_of) or dt.date.today())
+    d = tq.to_dict()
+    if as_json:
+        click.echo(json.dumps(d, ensure_ascii=False, indent=2))
+        return
+    for key in ("intent", "start", "end", "periods", "semantic_query", "as_of", "confidence",
+                "expressions", "reason"):
+        click.echo(f"{key:15} {d[key]}")
+
+
+# -- search ---------------------------------------------------------------------------------
+
+
+@cli.command()
+@click.argument("question", required=False)
+@click.option("--as-of", help="The date the question is asked from (default today).")
+@click.option("-k", "--k", "k", type=int, help="Number of hits.")
+@click.option("--mode", type=click.Choice(["hard_filter", "decay", "evolution", "comparison", "hybrid"]),
+              help="Force a retrieval mode instead of the one the question's time picks.")
+@click.option("--decay", type=click.Choice(["rational", "exp", "rank"]))
+@click.option("--alpha", type=float)
+@click.option("--lambda", "lam", type=float)
+@click.option("--tau", type=float)
+@click.option("--fusion", type=click.Choice(["rrf", "sum"]))
+@click.option("--no-halt", is_flag=True, help="Always return k hits (no early stopping).")
+@click.option("--explain", is_flag=True, help="Show every score per hit and why the mode was chosen.")
+@click.option("--batch", type=click.File("r"), help="JSONL with id, question, question_date.")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+def search(ctx, question, as_of, k, mode, decay, alpha, lam, tau, fusion, no_halt, explain, batch, as_json):
+    """Find dated passages for a question (hybrid BM25 + dense, time-aware)."""
+    from .embedding import EmbedderError
+    from .retrieval.modes import Retriever, search as run_search
+
+    settings = _settings(ctx, k=k, decay=decay, alpha=alpha, lam=lam, tau=tau, fusion=fusion)
+    idx = _open(settings)
+    try:
+        retriever = Retriever(idx, settings)
+        if batch is not None:
+            for n, line in enumerate(batch, 1):
+                if not line.strip():
+                    continue
+                try:
+                    row = json.loads(line)
+                    when = _date(row.get("question_date") or row.get("as_of")) or dt.date.today()
+                    res = run_search(idx, row["question"], as_of=when, k=settings.k, mode=mode,
+                                     settings=settings, halt=not no_halt, retriever=retriever)
+                except (json.JSONDecodeError, KeyError, click.BadParameter) as exc:
+                    raise click.ClickException(f"line {n}: {exc}")
+                except EmbedderError as exc:
+                    raise click.ClickException(str(exc))
+                d = res.to_dict()
+                out = {"id": row.get("id"), "intent": d["intent"], "start": d["start"], "end": d["end"],
+                       "periods": d["periods"],
+                       "hits": [{k2: h[k2] for k2 in ("doc_id", "chunk_id", "date", "score", "group")}
+                                for h in d["hits"]]}
+                click.echo(json.dumps(out, ensure_ascii=False))
+            return
+        if not question:
+            raise click.UsageError("give a QUESTION or --batch FILE")
+        try:
+            res = run_search(idx, question, as_of=_date(as_of), k=settings.k, mode=mode,
+                             settings=settings, halt=not no_halt, retriever=retriever)
+        except EmbedderError as exc:
+            raise click.ClickException(str(exc))
+        if as_json:
+            click.echo(json.dumps(res.to_dict(explain=explain), ensure_ascii=False, indent=2))
+        else:
+            from .render import render_search
+            click.echo(render_search(res, explain=explain))
+    finally:
+        idx.close()
+
+
+# -- tui ------------------------------------------------------------------------------------
+
+
+@cli.command()
+@click.pass_context
+def tui(ctx):
+    """Open the chat app on the index (the default command)."""
+    try:
+        from .tui.app import run_app
+    except ImportError as exc:
+        raise click.ClickException(f"the chat app is not available: {exc}")
+    run_app(ctx.obj["settings"])
+
+
+def main() -> None:
+    """Console-script entry point."""
+    cli(prog_name="trag-tui")

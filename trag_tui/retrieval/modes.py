@@ -1,0 +1,323 @@
+"""Choosing and running the retrieval mode a question's time calls for.
+
+The parsed question (trag_tui.query) decides the mode; this module turns it into day ranges
+for the candidate queries and hands the candidates to the pure scoring functions. One rule
+holds for every mode: nothing dated after `as_of` is returned.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass, field, replace
+from typing import Any, Sequence
+
+from ..index import Index
+from ..settings import Settings
+from ..store import to_day
+from . import scoring
+from .candidates import (
+    ChunkInfo, DayRange, chunk_info, dense_candidates, fts_candidates, query_terms,
+)
+
+MODES = ("hard_filter", "decay", "evolution", "comparison", "hybrid")
+INTENT_MODE = {
+    "point_in_time": "hard_filter",
+    "current": "decay",
+    "evolution": "evolution",
+    "comparison": "comparison",
+    "none": "hybrid",
+}
+MODE_INTENT = {v: k for k, v in INTENT_MODE.items()}
+
+
+@dataclass
+class Hit:
+    """One retrieved passage with its provenance and every score that placed it."""
+
+    chunk_id: int
+    document_id: int
+    doc_id: str
+    date: str | None
+    title: str
+    speaker: str
+    text: str
+    score: float
+    scores: dict[str, float] = field(default_factory=dict)
+    group: str | None = None
+    also: list[str] = field(default_factory=list)  # near-duplicate sources collapsed into this hit
+
+    def snippet(self, width: int = 240) -> str:
+        """The chunk's text shortened for display."""
+        text = re.sub(r"\s+", " ", self.text).strip()
+        return text if len(text) <= width else text[: width - 1].rsplit(" ", 1)[0] + "…"
+
+    def to_dict(self, *, full: bool = False) -> dict[str, Any]:
+        """JSON-ready form."""
+        out = {
+            "doc_id": self.doc_id, "chunk_id": self.chunk_id, "date": self.date,
+            "title": self.title, "speaker": self.speaker, "score": round(self.score, 6),
+            "group": self.group, "snippet": self.snippet(),
+        }
+        if self.also:
+            out["also"] = self.also
+        if full:
+            out["scores"] = {k: round(v, 6) for k, v in self.scores.items()}
+        return out
+
+
+@dataclass
+class SearchResult:
+    """What a search returns: the reading of the question, the mode, and the hits."""
+
+    query: Any  # trag_tui.query.TemporalQuery
+    mode: str
+    reason: str
+    hits: list[Hit]
+    confidence: float = 0.0
+    empty_reason: str | None = None
+    nearest: list[dict[str, Any]] = field(default_factory=list)
+    periods: list[tuple[str | None, str | None]] = field(default_factory=list)
+
+    def to_dict(self, *, explain: bool = False) -> dict[str, Any]:
+        """JSON-ready form."""
+        q = self.query
+        return {
+            "question": q.question, "intent": q.intent,
+            "start": q.start.isoformat() if q.start else None,
+            "end": q.end.isoformat() if q.end else None,
+            "periods": [[s.isoformat() if s else None, e.isoformat() if e else None]
+                        for s, e in q.periods],
+            "as_of": q.as_of.isoformat(), "mode": self.mode, "reason": self.reason,
+            "semantic_query": q.semantic_query, "confidence": self.confidence,
+            "returned": len(self.hits), "empty_reason": self.empty_reason,
+            "nearest": self.nearest,
+            "hits": [h.to_dict(full=explain) for h in self.hits],
+        }
+
+
+def _day(d: dt.date | None) -> int | None:
+    return to_day(d)
+
+
+class Retriever:
+    """Hybrid candidates for one index: FTS5 and sqlite-vec, fused, inside a day range."""
+
+    def __init__(self, index: Index, settings: Settings | None = None):
+        self.index = index
+        self.settings = settings or index.settings
+        self._qvec_cache: dict[str, Any] = {}
+
+    def vector(self, text: str):
+        """The query embedding (cached per text within this retriever)."""
+        if text not in self._qvec_cache:
+            self._qvec_cache[text] = self.index.embedder.encode([text])[0]
+        return self._qvec_cache[text]
+
+    def candidates(self, text: str, days: DayRange, limit: int) -> tuple[scoring.Ranked, dict[str, dict[int, float]], float]:
+        """Fused candidates, the per-list scores, and lexical/dense agreement."""
+        conn, s = self.index.conn, self.settings
+        terms = query_terms(conn, text)
+        lexical = fts_candidates(conn, terms, limit, days)
+        dense = dense_candidates(conn, self.vector(text), limit, days)
+        fused = scoring.fuse([lexical, dense], [s.bm25_weight, s.dense_weight], s.fusion, s.rrf_k)
+        parts = {"bm25": dict(lexical), "dense": dict(dense), "fused": dict(fused)}
+        agree = scoring.agreement([u for u, _ in lexical], [u for u, _ in dense])
+        return fused, parts, agree
+
+
+def _collapse(ranked: scoring.Ranked, info: dict[int, ChunkInfo]) -> tuple[scoring.Ranked, dict[int, list[str]]]:
+    """One hit per document and per near-duplicate cluster; the others become `also` sources."""
+    seen_docs: set[int] = set()
+    cluster_rep: dict[int, int] = {}
+    out: scoring.Ranked = []
+    also: dict[int, list[str]] = {}
+    for uid, s in ranked:
+        ci = info.get(uid)
+        if ci is None or ci.document_id in seen_docs:
+            continue
+        seen_docs.add(ci.document_id)
+        if ci.cluster_id is not None and ci.cluster_id in cluster_rep:
+            also.setdefault(cluster_rep[ci.cluster_id], []).append(ci.doc_id)
+            continue
+        if ci.cluster_id is not None:
+            cluster_rep[ci.cluster_id] = uid
+        out.append((uid, s))
+    return out, also
+
+
+def _hits(ranked: scoring.Ranked, info: dict[int, ChunkInfo], parts: dict[str, dict[int, float]],
+          also: dict[int, list[str]], groups: dict[int, str] | None = None) -> list[Hit]:
+    hits = []
+    for uid, s in ranked:
+        ci = info[uid]
+        scores = {name: vals.get(uid, 0.0) for name, vals in parts.items()}
+        scores["centrality"] = ci.centrality
+        scores["final"] = s
+        hits.append(Hit(uid, ci.document_id, ci.doc_id, ci.date, ci.title, ci.speaker, ci.text,
+                        s, scores, (groups or {}).get(uid), also.get(uid, [])))
+    return hits
+
+
+def _as_of_range(start: dt.date | None, end: dt.date | None, as_of: dt.date, undated: bool) -> DayRange:
+    hi = min(end, as_of) if end else as_of
+    return DayRange(_day(start), _day(hi), include_undated=undated and start is None and end is None)
+
+
+def _rank(retriever: Retriever, text: str, days: DayRange, limit: int,
+          settings: Settings) -> tuple[scoring.Ranked, dict[int, ChunkInfo], dict[str, dict[int, float]], float]:
+    fused, parts, agree = retriever.candidates(text, days, limit)
+    info = chunk_info(retriever.index.conn, [u for u, _ in fused])
+    rel = scoring.normalise(fused)
+    ranked = scoring.centrality_boost(rel, {u: i.centrality for u, i in info.items()}, settings.gamma)
+    return ranked, info, parts, agree
+
+
+def search(index: Index, question: str | Any, *, as_of: dt.date | None = None, k: int | None = None,
+           mode: str | None = None, settings: Settings | None = None, halt: bool = True,
+           retriever: Retriever | None = None) -> SearchResult:
+    """Answer-ready passages for a question, by the mode its time calls for (or `mode`)."""
+    from ..query import TemporalQuery, parse
+
+    settings = settings or index.settings
+    k = k or settings.k
+    if isinstance(question, TemporalQuery):
+        tq = question
+    else:
+        tq = parse(question, as_of or dt.date.today())
+    retriever = retriever or Retriever(index, settings)
+    chosen = mode or INTENT_MODE[tq.intent]
+    if chosen not in MODES:
+        raise ValueError(f"unknown mode {chosen!r}; one of {', '.join(MODES)}")
+    reason = tq.reason if mode is None else f"mode forced to {chosen}"
+    run = {
+        "hard_filter": _point_in_time, "decay": _current, "evolution": _evolution,
+        "comparison": _comparison, "hybrid": _plain,
+    }[chosen]
+    result = run(retriever, tq, k, settings, halt)
+    result.reason = reason
+    return result
+
+
+def _finish(tq, mode: str, ranked: scoring.Ranked, info, parts, agree: float, k: int,
+            halt: bool, groups: dict[int, str] | None = None) -> SearchResult:
+    ranked, also = _collapse(ranked, info)
+    n, confidence = scoring.halt(ranked, k, agree) if halt else (min(k, len(ranked)), scoring.halt(ranked, k, agree)[1])
+    hits = _hits(ranked[:n], info, parts, also, groups)
+    return SearchResult(tq, mode, "", hits, confidence)
+
+
+def _plain(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchResult:
+    days = _as_of_range(None, None, tq.as_of, undated=True)
+    ranked, info, parts, agree = _rank(r, tq.semantic_query, days, s.candidates, s)
+    # A mild recency prior: among equals, the newer passage first.
+    as_of_day = _day(tq.as_of)
+    decayed, factor = scoring.apply_decay(
+        ranked, {u: i.day for u, i in info.items()}, as_of_day, "exp", delta=0.1, tau=5 * 365.0)
+    parts["decay"] = factor
+    return _finish(tq, "hybrid", decayed, info, parts, agree, k, halt)
+
+
+def _point_in_time(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchResult:
+    start, end = tq.start, tq.end
+    if start is not None and start > tq.as_of:
+        res = SearchResult(tq, "hard_filter", "", [], 0.0)
+        res.empty_reason = f"the period starts after the as-of date {tq.as_of.isoformat()}"
+        res.nearest = nearest_periods(r, tq, k)
+        return res
+    days = _as_of_range(start, end, tq.as_of, undated=False)
+    ranked, info, parts, agree = _rank(r, tq.semantic_query, days, s.candidates, s)
+    res = _finish(tq, "hard_filter", ranked, info, parts, agree, k, halt)
+    if not res.hits:
+        res.empty_reason = f"no documents from {_period_label(start, min(end, tq.as_of) if end else tq.as_of)}"
+        res.nearest = nearest_periods(r, tq, k)
+    return res
+
+
+def recency_strength(tq) -> float:
+    """How strongly a question asks for the latest state: explicit cue words count most."""
+    cues = " ".join(tq.expressions).lower()
+    if re.search(r"latest|most recent|current|now|today|this week|recent|сейчас|actuel|aktuell|actual", cues):
+        return 1.0
+    return 0.5
+
+
+def _current(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchResult:
+    days = _as_of_range(None, tq.end, tq.as_of, undated=False)
+    ranked, info, parts, agree = _rank(r, tq.semantic_query, days, s.candidates, s)
+    end_day = _day(min(tq.end, tq.as_of) if tq.end else tq.as_of)
+    delta, tau = scoring.recency_params(recency_strength(tq), tau_min=s.tau)
+    decayed, factor = scoring.apply_decay(
+        ranked, {u: i.day for u, i in info.items()}, end_day, s.decay,
+        alpha=s.alpha, lam=s.lam, delta=delta, tau=tau, rrf_k=s.rrf_k)
+    parts["decay"] = factor
+    return _finish(tq, "decay", decayed, info, parts, agree, k, halt)
+
+
+def _evolution(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchResult:
+    days = _as_of_range(tq.start, tq.end, tq.as_of, undated=False)
+    if tq.start is None:
+        days = replace(days, include_undated=False)
+    ranked, info, parts, agree = _rank(r, tq.semantic_query, days, max(s.evolution_pool, s.candidates), s)
+    ranked, also = _collapse(ranked, info)
+    pool = ranked[: s.evolution_pool]
+    picked = scoring.coverage_pick(
+        [(u, sc, info[u].day) for u, sc in pool if info[u].day is not None], k, buckets=max(3, k // 2))
+    groups = dict(picked)
+    order = {u: i for i, (u, _) in enumerate(picked)}
+    chosen = sorted(((u, sc) for u, sc in pool if u in groups), key=lambda x: order[x[0]])
+    _, confidence = scoring.halt(pool, k, agree)
+    hits = _hits(chosen, info, parts, also, groups)
+    return SearchResult(tq, "evolution", "", hits, confidence)
+
+
+def _comparison(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchResult:
+    periods = list(tq.periods) or [(tq.start, tq.end)]
+    per = max(2, -(-k // len(periods)))
+    hits: list[Hit] = []
+    confidences = []
+    empty = []
+    for start, end in periods:
+        label = _period_label(start, end)
+        if start is not None and start > tq.as_of:
+            empty.append(label)
+            continue
+        days = _as_of_range(start, end, tq.as_of, undated=False)
+        ranked, info, parts, agree = _rank(r, tq.semantic_query, days, s.candidates, s)
+        part = _finish(tq, "comparison", ranked, info, parts, agree, per, halt,
+                       {u: label for u, _ in ranked})
+        confidences.append(part.confidence)
+        if not part.hits:
+            empty.append(label)
+        hits.extend(part.hits)
+    res = SearchResult(tq, "comparison", "", hits, min(confidences) if confidences else 0.0)
+    res.periods = [(a.isoformat() if a else None, b.isoformat() if b else None) for a, b in periods]
+    if empty:
+        res.empty_reason = "no documents from " + " or ".join(empty)
+    return res
+
+
+def _period_label(start: dt.date | None, end: dt.date | None) -> str:
+    a = start.isoformat() if start else "the beginning"
+    b = end.isoformat() if end else "now"
+    return a if start and end and start == end else f"{a} .. {b}"
+
+
+def nearest_periods(r: Retriever, tq, k: int, limit: int = 2) -> list[dict[str, Any]]:
+    """The closest months before and after an empty period that hold matching documents."""
+    days = _as_of_range(None, None, tq.as_of, undated=False)
+    fused, _, _ = r.candidates(tq.semantic_query, days, 200)
+    info = chunk_info(r.index.conn, [u for u, _ in fused[:200]])
+    lo = _day(tq.start) if tq.start else None
+    hi = _day(tq.end) if tq.end else None
+    months: dict[str, list[int]] = {}
+    for u, _ in fused:
+        ci = info.get(u)
+        if ci and ci.date:
+            months.setdefault(ci.date[:7], []).append(ci.day)
+    before = sorted((m for m, ds in months.items() if lo is not None and max(ds) < lo), reverse=True)
+    after = sorted(m for m, ds in months.items() if hi is not None and min(ds) > hi)
+    out = []
+    for side, ms in (("before", before[:limit]), ("after", after[:limit])):
+        for m in ms:
+            out.append({"side": side, "month": m, "documents": len(months[m])})
+    return out

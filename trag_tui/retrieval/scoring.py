@@ -1,0 +1,180 @@
+"""Scores as pure functions over `(chunk_id, score)` lists: fusion, recency, centrality, halting.
+
+Nothing here touches the database or the clock; dates arrive as integer days and `as_of` is
+passed in, so every rule can be tested with three hand-written rows.
+"""
+from __future__ import annotations
+
+import math
+from typing import Iterable, Mapping, Sequence
+
+Ranked = list[tuple[int, float]]
+
+
+def rrf(lists: Sequence[Ranked], weights: Sequence[float] | None = None, k: int = 60) -> Ranked:
+    """Weighted reciprocal-rank fusion: sum of w / (k + rank) over the lists holding an id."""
+    weights = weights or [1.0] * len(lists)
+    scores: dict[int, float] = {}
+    for ranked, w in zip(lists, weights):
+        for rank, (uid, _) in enumerate(ranked, start=1):
+            scores[uid] = scores.get(uid, 0.0) + w / (k + rank)
+    return sorted(scores.items(), key=lambda x: (-x[1], x[0]))
+
+
+def weighted_sum(lists: Sequence[Ranked], weights: Sequence[float] | None = None) -> Ranked:
+    """Weighted sum of max-normalised scores (each list divided by its best score)."""
+    weights = weights or [1.0] * len(lists)
+    scores: dict[int, float] = {}
+    for ranked, w in zip(lists, weights):
+        if not ranked:
+            continue
+        top = max(s for _, s in ranked)
+        if top <= 0:
+            continue
+        for uid, s in ranked:
+            scores[uid] = scores.get(uid, 0.0) + w * max(s, 0.0) / top
+    return sorted(scores.items(), key=lambda x: (-x[1], x[0]))
+
+
+def fuse(lists: Sequence[Ranked], weights: Sequence[float], method: str = "rrf", k: int = 60) -> Ranked:
+    """Fuse ranked lists by the named method (`rrf` or `sum`)."""
+    if method == "rrf":
+        return rrf(lists, weights, k)
+    if method == "sum":
+        return weighted_sum(lists, weights)
+    raise ValueError(f"unknown fusion method {method!r} (rrf or sum)")
+
+
+def normalise(ranked: Ranked) -> Ranked:
+    """Scores scaled to 0..1 by the best one, order kept."""
+    if not ranked:
+        return []
+    top = max(s for _, s in ranked) or 1.0
+    return [(uid, s / top) for uid, s in ranked]
+
+
+def rational_decay(rel: float, age_days: float, alpha: float, lam: float) -> float:
+    """(1-α)·sim + α/(1+λ·Δt_years): a floor of relevance plus a share that fades with age."""
+    return (1.0 - alpha) * rel + alpha / (1.0 + lam * max(age_days, 0.0) / 365.25)
+
+
+def exp_boost(age_days: float, delta: float, tau: float) -> float:
+    """δ·exp(-Δt/τ): the recency boost, largest for documents dated at the as-of day."""
+    return delta * math.exp(-max(age_days, 0.0) / tau)
+
+
+def recency_params(strength: float, tau_min: float = 365.0, tau_max: float = 730.0,
+                   delta_base: float = 2.5) -> tuple[float, float]:
+    """δ(q), τ(q) from how strongly a question asks for recency (0 = mildly, 1 = explicitly)."""
+    strength = min(max(strength, 0.0), 1.0)
+    tau = tau_max - strength * (tau_max - tau_min)
+    return delta_base * (0.4 + 0.6 * strength), tau
+
+
+def apply_decay(
+    ranked: Ranked,
+    days: Mapping[int, int | None],
+    as_of_day: int,
+    method: str,
+    *,
+    alpha: float = 0.3,
+    lam: float = 1.0,
+    delta: float = 2.5,
+    tau: float = 365.0,
+    rrf_k: int = 60,
+) -> tuple[Ranked, dict[int, float]]:
+    """Re-score relevance-ranked chunks by age at `as_of_day`; returns (ranked, decay factor).
+
+    `exp` multiplies the normalised relevance by (1 + δ·exp(-Δt/τ)); `rational` mixes it with
+    α/(1+λ·Δt_years); `rank` adds a freshness list to reciprocal-rank fusion.
+    """
+    rel = dict(normalise(ranked))
+    age = {uid: float(as_of_day - d) if d is not None else 36500.0 for uid, d in
+           ((uid, days.get(uid)) for uid in rel)}
+    if method == "exp":
+        factor = {uid: 1.0 + exp_boost(age[uid], delta, tau) for uid in rel}
+        scored = {uid: rel[uid] * factor[uid] for uid in rel}
+    elif method == "rational":
+        scored = {uid: rational_decay(rel[uid], age[uid], alpha, lam) for uid in rel}
+        factor = {uid: scored[uid] / rel[uid] if rel[uid] else 0.0 for uid in rel}
+    elif method == "rank":
+        fresh = sorted(rel, key=lambda u: (age[u], u))
+        fused = dict(rrf([ranked, [(u, 0.0) for u in fresh]], [1.0, alpha / (1 - alpha + 1e-9)], rrf_k))
+        scored = fused
+        factor = {uid: fused[uid] / rel[uid] if rel[uid] else 0.0 for uid in rel}
+    else:
+        raise ValueError(f"unknown decay {method!r} (rational, exp or rank)")
+    return sorted(scored.items(), key=lambda x: (-x[1], x[0])), factor
+
+
+def centrality_boost(ranked: Ranked, centrality: Mapping[int, float], gamma: float) -> Ranked:
+    """score·(1 + γ·c): passages many others agree with (high graph centrality) rise a little."""
+    return sorted(
+        ((uid, s * (1.0 + gamma * centrality.get(uid, 0.0))) for uid, s in ranked),
+        key=lambda x: (-x[1], x[0]),
+    )
+
+
+def agreement(a: Sequence[int], b: Sequence[int], depth: int = 5) -> float:
+    """Share of the top `depth` of one list found in the top `depth` of the other."""
+    top_a, top_b = set(a[:depth]), set(b[:depth])
+    if not top_a or not top_b:
+        return 0.0
+    return len(top_a & top_b) / min(depth, len(top_a), len(top_b))
+
+
+def halt(ranked: Ranked, k: int, agree: float, *, min_hits: int = 3, floor: float = 0.35
+         ) -> tuple[int, float]:
+    """How many of the top k to return, and the confidence that the answer is settled.
+
+    Confidence grows with the margin between the top score and the k-th, and with agreement
+    between lexical and dense evidence. Once settled, hits scoring under `floor`·top are cut.
+    """
+    if not ranked:
+        return 0, 0.0
+    top = ranked[0][1] or 1e-9
+    kth = ranked[min(k, len(ranked)) - 1][1]
+    margin = max(0.0, min(1.0, 1.0 - kth / top))
+    confidence = round(0.5 * margin + 0.5 * agree, 3)
+    n = min(k, len(ranked))
+    if confidence >= 0.5:
+        keep = [i for i, (_, s) in enumerate(ranked[:n]) if i < min_hits or s >= floor * top]
+        n = len(keep)
+    return n, confidence
+
+
+def coverage_pick(items: Sequence[tuple[int, float, int]], k: int, buckets: int) -> list[tuple[int, str]]:
+    """Evidence spread over a time span: the best hits of each time bucket, oldest to newest.
+
+    items are (uid, score, day). Returns (uid, group) with group older/middle/newer.
+    """
+    if not items:
+        return []
+    lo = min(d for _, _, d in items)
+    hi = max(d for _, _, d in items)
+    width = max(1, (hi - lo + 1))
+    buckets = max(2, min(buckets, k))
+    by_bucket: dict[int, list[tuple[int, float, int]]] = {}
+    for uid, s, d in items:
+        b = min(buckets - 1, (d - lo) * buckets // width)
+        by_bucket.setdefault(b, []).append((uid, s, d))
+    for b in by_bucket:
+        by_bucket[b].sort(key=lambda x: (-x[1], x[0]))
+    picked: list[tuple[int, int, int]] = []  # (bucket, day, uid)
+    depth = 0
+    while len(picked) < k and any(len(v) > depth for v in by_bucket.values()):
+        # oldest and newest buckets first at each depth, so both ends are always present
+        order = sorted(by_bucket, key=lambda b: (0 if b in (0, buckets - 1) else 1, b))
+        for b in order:
+            if len(picked) >= k:
+                break
+            if len(by_bucket[b]) > depth:
+                uid, _, d = by_bucket[b][depth]
+                picked.append((b, d, uid))
+        depth += 1
+    last = buckets - 1
+    out = []
+    for b, d, uid in sorted(picked, key=lambda x: (x[1], x[2])):
+        group = "older" if b == 0 else "newer" if b == last else "middle"
+        out.append((uid, group))
+    return out

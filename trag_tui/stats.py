@@ -1,0 +1,66 @@
+"""What an index holds, for `trag-tui stats` and the app's timeline."""
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from .index import Index
+
+
+def index_stats(index: Index) -> dict[str, Any]:
+    """Counts, date range, documents per year, embedder and file size of an index."""
+    conn = index.conn
+    one = lambda sql: conn.execute(sql).fetchone()[0]  # noqa: E731
+    lo, hi = conn.execute("SELECT min(date), max(date) FROM documents").fetchone()
+    per_year = {
+        str(y): n
+        for y, n in conn.execute(
+            "SELECT substr(date, 1, 4), count(*) FROM documents WHERE date IS NOT NULL "
+            "GROUP BY 1 ORDER BY 1"
+        )
+    }
+    size = 0
+    for suffix in ("", "-wal"):
+        p = str(index.path) + suffix
+        if os.path.exists(p):
+            size += os.path.getsize(p)
+    return {
+        "path": str(index.path),
+        "files": one("SELECT count(*) FROM files"),
+        "documents": one("SELECT count(*) FROM documents"),
+        "chunks": one("SELECT count(*) FROM chunks"),
+        "searchable_chunks": one("SELECT count(*) FROM chunks WHERE searchable = 1"),
+        "first_date": lo,
+        "last_date": hi,
+        "undated_documents": one("SELECT count(*) FROM documents WHERE date IS NULL"),
+        "documents_per_year": per_year,
+        "date_sources": {s: n for s, n in conn.execute(
+            "SELECT date_source, count(*) FROM documents GROUP BY 1 ORDER BY 2 DESC")},
+        "embedder": index.meta("embedder"),
+        "embedding_dim": int(index.meta("embedding_dim") or 0) or None,
+        "schema": [r[0] for r in conn.execute("SELECT name FROM _migrations ORDER BY name")],
+        "file_bytes": size,
+    }
+
+
+def render_stats(data: dict[str, Any], width: int = 40) -> str:
+    """The stats as text, with a documents-per-year histogram."""
+    lines = [
+        f"index       {data['path']} ({data['file_bytes'] / 2**20:.1f} MB)",
+        f"documents   {data['documents']} from {data['files']} files "
+        f"({data['undated_documents']} without a date)",
+        f"chunks      {data['chunks']} ({data['searchable_chunks']} searched)",
+        f"dates       {data['first_date'] or '-'} .. {data['last_date'] or '-'}",
+        f"embedder    {data['embedder'] or '-'} ({data['embedding_dim'] or '-'}-d)",
+        "",
+        "documents per year",
+    ]
+    per_year = data["documents_per_year"]
+    if per_year:
+        years = range(int(min(per_year)), int(max(per_year)) + 1)
+        top = max(per_year.values())
+        for y in years:
+            n = per_year.get(str(y), 0)
+            bar = "#" * max(1 if n else 0, round(width * n / top))
+            lines.append(f"  {y}  {bar:<{width}} {n}")
+    return "\n".join(lines)
