@@ -281,6 +281,38 @@ def search(ctx, question, as_of, k, mode, decay, alpha, lam, tau, fusion, no_hal
         idx.close()
 
 
+# -- eval ---------------------------------------------------------------------------------
+
+
+@cli.command(name="eval")
+@click.argument("qa_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("-k", "--k", "k", type=int, default=5, show_default=True)
+@click.option("--category", multiple=True, help="Only questions of this category (repeatable).")
+@click.option("--limit", type=int, help="At most this many questions.")
+@click.option("--decay", type=click.Choice(["rational", "exp", "rank"]))
+@click.option("--fusion", type=click.Choice(["rrf", "sum"]))
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+def eval_(ctx, qa_file, k, category, limit, decay, fusion, as_json):
+    """Recall@k, MRR, temporal precision, leak rate: the engine beside a time-blind baseline."""
+    from .embedding import EmbedderError
+    from .evaluation import evaluate, load_qa, render_table
+
+    settings = _settings(ctx, decay=decay, fusion=fusion)
+    try:
+        qas = load_qa(qa_file, category or None, limit)
+    except (json.JSONDecodeError, KeyError, OSError) as exc:
+        raise click.ClickException(f"cannot read {qa_file}: {exc}")
+    idx = _open(settings)
+    try:
+        report = evaluate(idx, qas, k=k, settings=settings)
+    except EmbedderError as exc:
+        raise click.ClickException(str(exc))
+    finally:
+        idx.close()
+    click.echo(json.dumps(report, indent=2) if as_json else render_table(report))
+
+
 # -- tui ------------------------------------------------------------------------------------
 
 

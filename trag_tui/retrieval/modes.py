@@ -19,7 +19,7 @@ from .candidates import (
     ChunkInfo, DayRange, chunk_info, dense_candidates, fts_candidates, query_terms,
 )
 
-MODES = ("hard_filter", "decay", "evolution", "comparison", "hybrid")
+MODES = ("hard_filter", "decay", "evolution", "comparison", "hybrid", "blind")
 INTENT_MODE = {
     "point_in_time": "hard_filter",
     "current": "decay",
@@ -191,7 +191,7 @@ def search(index: Index, question: str | Any, *, as_of: dt.date | None = None, k
     reason = tq.reason if mode is None else f"mode forced to {chosen}"
     run = {
         "hard_filter": _point_in_time, "decay": _current, "evolution": _evolution,
-        "comparison": _comparison, "hybrid": _plain,
+        "comparison": _comparison, "hybrid": _plain, "blind": _blind,
     }[chosen]
     result = run(retriever, tq, k, settings, halt)
     result.reason = reason
@@ -215,6 +215,12 @@ def _plain(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchResult:
         ranked, {u: i.day for u, i in info.items()}, as_of_day, "exp", delta=0.1, tau=5 * 365.0)
     parts["decay"] = factor
     return _finish(tq, "hybrid", decayed, info, parts, agree, k, halt)
+
+
+def _blind(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchResult:
+    """The time-blind hybrid baseline: no date filter, no as-of clip, no recency (for evaluation)."""
+    ranked, info, parts, agree = _rank(r, tq.question, DayRange(), s.candidates, s)
+    return _finish(tq, "blind", ranked, info, parts, agree, k, halt)
 
 
 def _point_in_time(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchResult:

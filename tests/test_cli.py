@@ -1,0 +1,53 @@
+"""The command line: every command documents itself, errors are one line, never a traceback."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from trag_tui.cli import cli
+
+
+@pytest.mark.parametrize("name", sorted(cli.commands))
+def test_every_command_has_help(name):
+    result = CliRunner().invoke(cli, [name, "--help"])
+    assert result.exit_code == 0, result.output
+    assert cli.commands[name].help, f"{name} has no help text"
+
+
+def test_stats_on_missing_index_is_a_clear_error(tmp_path):
+    result = CliRunner().invoke(cli, ["-d", str(tmp_path / "none.db"), "stats"])
+    assert result.exit_code == 1
+    assert "no index" in result.output and "Traceback" not in result.output
+
+
+def test_not_an_index_is_a_clear_error(tmp_path):
+    bad = tmp_path / "x.db"
+    bad.write_text("not sqlite")
+    result = CliRunner().invoke(cli, ["-d", str(bad), "stats"])
+    assert result.exit_code == 1 and "not a SQLite file" in result.output
+
+
+def test_index_then_stats_json(tmp_path, monkeypatch):
+    monkeypatch.setenv("TRAG_TUI_EMBEDDER", "hash")
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "a.md").write_text("---\ndate: 2019-05-01\ntitle: A\n---\nInflation was 2 per cent.")
+    (tmp_path / "docs" / "b.md").write_text("---\ndate: 2021-05-01\ntitle: B\n---\nInflation was 1 per cent.")
+    db = tmp_path / "t.db"
+    r = CliRunner().invoke(cli, ["-d", str(db), "index", str(tmp_path / "docs"), "--json"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["documents_added"] == 2
+    r = CliRunner().invoke(cli, ["-d", str(db), "stats", "--json"])
+    data = json.loads(r.output)
+    assert data["documents"] == 2 and data["documents_per_year"] == {"2019": 1, "2021": 1}
+    assert data["embedder"] == "hash-384"
+    r = CliRunner().invoke(cli, ["-d", str(db), "stats"])
+    assert "2020" in r.output and "documents per year" in r.output
+
+
+def test_index_exit_code_when_nothing_indexable(tmp_path, monkeypatch):
+    monkeypatch.setenv("TRAG_TUI_EMBEDDER", "hash")
+    (tmp_path / "x.bin").write_bytes(b"\x00\x01" * 100)
+    r = CliRunner().invoke(cli, ["-d", str(tmp_path / "t.db"), "index", str(tmp_path / "x.bin")])
+    assert r.exit_code == 1 and "x.bin" in r.output

@@ -1,0 +1,164 @@
+"""Indexing with the deterministic hash embedder: incremental, resumable, never stopped by bad input."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from trag_tui.db import connect, sqlite3
+from trag_tui.embedding import HashEmbedder
+from trag_tui.indexer import Indexer
+from trag_tui.settings import Settings
+
+
+def _jsonl(path: Path, n: int, start: int = 0, year: int = 2020) -> Path:
+    with path.open("w") as fh:
+        for i in range(start, start + n):
+            fh.write(json.dumps({
+                "id": f"doc-{i}", "date": f"{year + i % 5}-0{1 + i % 9}-1{i % 10}",
+                "title": f"Report {i}", "source": "Test Bank",
+                "text": f"Report number {i} on inflation and employment. " * (5 + i % 40),
+            }) + "\n")
+    return path
+
+
+def _index(db: Path, *paths: Path, prune: bool = False, **kw):
+    s = Settings(db=db, embedder="hash", write_batch_chunks=kw.pop("batch", 64))
+    conn = connect(db)
+    try:
+        return Indexer(conn, db, HashEmbedder(), s, **kw).run(list(paths), prune=prune)
+    finally:
+        conn.close()
+
+
+def test_reindex_unchanged_does_nothing_and_changed_file_is_redone(tmp_path):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    _jsonl(folder / "a.jsonl", 30)
+    (folder / "note.md").write_text("---\ndate: 2021-05-04\ntitle: A note\n---\nSome text about rates.\n")
+    db = tmp_path / "i.db"
+    first = _index(db, folder)
+    assert first.documents_added == 31 and first.files_indexed == 2
+    second = _index(db, folder)
+    assert second.documents_added == 0 and second.files_unchanged == 2 and second.chunks_embedded == 0
+    # change one document of the JSONL file: only it is re-embedded
+    lines = (folder / "a.jsonl").read_text().splitlines()
+    row = json.loads(lines[3])
+    row["text"] = "A completely new text about housing policy."
+    lines[3] = json.dumps(row)
+    (folder / "a.jsonl").write_text("\n".join(lines) + "\n")
+    third = _index(db, folder)
+    assert third.documents_added == 1 and third.documents_removed == 1 and third.documents_kept == 30
+    assert third.chunks_embedded == 1
+    conn = connect(db)
+    assert conn.execute("SELECT count(*) FROM documents").fetchone()[0] == 31
+    fts = conn.execute("SELECT count(*) FROM chunk_fts WHERE chunk_fts MATCH 'housing'").fetchone()[0]
+    assert fts == 1
+    n_vec = conn.execute("SELECT count(*) FROM chunk_vectors").fetchone()[0]
+    n_search = conn.execute("SELECT count(*) FROM chunks WHERE searchable=1").fetchone()[0]
+    assert n_vec == n_search
+
+
+def test_prune_removes_documents_of_deleted_files(tmp_path):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    _jsonl(folder / "a.jsonl", 5)
+    _jsonl(folder / "b.jsonl", 5, start=100)
+    db = tmp_path / "i.db"
+    _index(db, folder)
+    (folder / "b.jsonl").unlink()
+    kept = _index(db, folder)
+    assert kept.files_pruned == 0
+    pruned = _index(db, folder, prune=True)
+    assert pruned.files_pruned == 1 and pruned.documents_removed == 5
+    conn = connect(db)
+    assert conn.execute("SELECT count(*) FROM documents").fetchone()[0] == 5
+    assert conn.execute("SELECT count(*) FROM chunk_vectors").fetchone()[0] == \
+        conn.execute("SELECT count(*) FROM chunks WHERE searchable=1").fetchone()[0]
+
+
+def test_bad_input_is_reported_and_the_rest_indexed(tmp_path):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    _jsonl(folder / "good.jsonl", 3)
+    (folder / "bad.xml").write_text("<publicwhip><speech id='x'><p>unclosed")
+    (folder / "blob.bin").write_bytes(bytes(range(256)) * 10)
+    (folder / "empty.txt").write_text("")
+    (folder / "latin.txt").write_bytes("Caf\xe9 prices rose on 3 March 2019.".encode("latin-1"))
+    (folder / "undated.md").write_text("# No date here\nJust words.")
+    db = tmp_path / "i.db"
+    s = _index(db, folder)
+    failed = {Path(p).name for p, _ in s.files_failed}
+    assert {"bad.xml", "blob.bin", "empty.txt"} <= failed
+    assert all(why and "\n" not in why for _, why in s.files_failed)
+    assert s.documents_added == 5 and s.undated_documents == 1
+    conn = connect(db)
+    row = conn.execute("SELECT date, date_source FROM documents WHERE title LIKE 'No date%'").fetchone()
+    assert row == (None, "unknown")
+
+
+def test_default_date_applies_to_undated(tmp_path):
+    import datetime as dt
+
+    (tmp_path / "undated.md").write_text("# No date\nWords.")
+    db = tmp_path / "i.db"
+    _index(db, tmp_path / "undated.md", default_date=dt.date(2020, 2, 2))
+    conn = connect(db)
+    assert conn.execute("SELECT date, date_source FROM documents").fetchone() == ("2020-02-02", "default")
+
+
+def test_other_embedder_is_refused(tmp_path):
+    from trag_tui.embedding import EmbedderError
+
+    db = tmp_path / "i.db"
+    (tmp_path / "a.md").write_text("---\ndate: 2020-01-01\n---\ntext")
+    _index(db, tmp_path / "a.md")
+    conn = connect(db)
+    with pytest.raises(EmbedderError, match="built with the embedder"):
+        Indexer(conn, db, HashEmbedder(dim=128), Settings(db=db))
+
+
+def test_kill_9_leaves_a_sound_file_and_resume_completes(tmp_path):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    for j in range(4):
+        _jsonl(folder / f"part{j}.jsonl", 400, start=j * 1000)
+    db = tmp_path / "k.db"
+    env = {**os.environ, "TRAG_TUI_EMBEDDER": "hash", "TRAG_TUI_WRITE_BATCH_CHUNKS": "8"}
+    cmd = [sys.executable, "-m", "trag_tui", "-d", str(db), "index", str(folder)]
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    count = 0
+    while time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.05)
+        try:
+            probe = sqlite3.connect(str(db), timeout=1)
+            count = probe.execute("SELECT count(*) FROM documents").fetchone()[0]
+            probe.close()
+        except sqlite3.Error:
+            continue
+        if count > 200:
+            break
+    assert proc.poll() is None, "indexing finished before it could be killed"
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    conn = connect(db)
+    assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    partial = conn.execute("SELECT count(*) FROM documents").fetchone()[0]
+    assert 0 < partial < 1600
+    conn.close()
+    subprocess.run(cmd, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    conn = connect(db)
+    assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    assert conn.execute("SELECT count(*) FROM documents").fetchone()[0] == 1600
+    assert conn.execute("SELECT count(DISTINCT source_id) FROM documents").fetchone()[0] == 1600
+    assert conn.execute("SELECT count(*) FROM chunk_vectors").fetchone()[0] == \
+        conn.execute("SELECT count(*) FROM chunks WHERE searchable=1").fetchone()[0]
+    fts_rows = conn.execute("SELECT count(*) FROM chunk_fts").fetchone()[0]
+    assert fts_rows == conn.execute("SELECT count(*) FROM chunks WHERE searchable=1").fetchone()[0]

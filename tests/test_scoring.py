@@ -1,0 +1,65 @@
+"""Scoring rules on hand-written rows, no database."""
+from __future__ import annotations
+
+import math
+
+from trag_tui.retrieval import scoring
+
+
+def test_rrf_rewards_agreement():
+    a = [(1, 9.0), (2, 5.0), (3, 1.0)]
+    b = [(2, 0.9), (4, 0.8), (1, 0.1)]
+    fused = scoring.rrf([a, b], k=60)
+    assert fused[0][0] in (1, 2) and {fused[0][0], fused[1][0]} == {1, 2}
+    assert [u for u, _ in fused][-1] in (3, 4)
+
+
+def test_weighted_sum_normalises_each_list():
+    a = [(1, 100.0), (2, 50.0)]
+    b = [(2, 1.0), (3, 0.5)]
+    fused = dict(scoring.weighted_sum([a, b], [1.0, 1.0]))
+    assert math.isclose(fused[2], 1.5) and math.isclose(fused[1], 1.0)
+
+
+def test_exp_decay_prefers_recent_among_equals():
+    ranked = [(1, 1.0), (2, 1.0)]
+    days = {1: 1000, 2: 1300}
+    out, factor = scoring.apply_decay(ranked, days, 1300, "exp", delta=2.5, tau=365)
+    assert out[0][0] == 2 and factor[2] > factor[1]
+
+
+def test_rational_decay_formula():
+    assert math.isclose(scoring.rational_decay(1.0, 0, 0.3, 1.0), 1.0)
+    assert math.isclose(scoring.rational_decay(0.5, 365.25, 0.3, 1.0), 0.35 + 0.15)
+
+
+def test_rank_decay_keeps_relevance_in_play():
+    ranked = [(1, 1.0), (2, 0.2), (3, 0.1)]
+    out, _ = scoring.apply_decay(ranked, {1: 0, 2: 100, 3: 99}, 100, "rank", alpha=0.3)
+    assert {u for u, _ in out} == {1, 2, 3}
+
+
+def test_recency_params_range():
+    d1, t1 = scoring.recency_params(1.0)
+    d0, t0 = scoring.recency_params(0.0)
+    assert t1 == 365 and t0 == 730 and d1 == 2.5 and d0 < d1
+
+
+def test_halt_cuts_weak_tail_when_settled():
+    ranked = [(1, 1.0), (2, 0.9), (3, 0.8), (4, 0.1), (5, 0.05)]
+    n, conf = scoring.halt(ranked, 5, agree=1.0)
+    assert n == 3 and conf >= 0.5
+    n, conf = scoring.halt(ranked, 5, agree=0.0)
+    assert n <= 5
+
+
+def test_coverage_pick_spans_oldest_to_newest():
+    items = [(i, 1.0 - i / 100, day) for i, day in enumerate([0, 1, 2, 500, 501, 998, 999])]
+    picked = scoring.coverage_pick(items, 4, buckets=3)
+    groups = [g for _, g in picked]
+    assert groups[0] == "older" and groups[-1] == "newer" and "middle" in groups
+
+
+def test_centrality_boost():
+    out = scoring.centrality_boost([(1, 1.0), (2, 0.9)], {2: 1.0}, 0.5)
+    assert out[0][0] == 2

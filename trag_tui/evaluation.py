@@ -1,0 +1,187 @@
+"""Retrieval figures for a question set: the temporal engine beside a time-blind baseline.
+
+The metrics are pure functions of hits and gold data so they can be checked by hand; the
+runner only feeds both systems the same questions over the same index.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import json
+import statistics
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+
+@dataclass(frozen=True)
+class QA:
+    """One evaluation question: gold evidence ids and, where known, the gold period(s)."""
+
+    id: str
+    question: str
+    question_date: dt.date | None
+    evidence_ids: tuple[str, ...]
+    category: str
+    periods: tuple[tuple[dt.date | None, dt.date | None], ...] = ()
+
+
+def _d(value: Any) -> dt.date | None:
+    if not value:
+        return None
+    try:
+        return dt.date.fromisoformat(str(value)[:10])
+    except ValueError:
+        return None
+
+
+def load_qa(path: Path, categories: Sequence[str] | None = None, limit: int | None = None) -> list[QA]:
+    """Rows of a qa.jsonl file (`id, question, question_date, evidence_ids, category` and
+    optional `start`/`end` or `periods` giving the gold period)."""
+    out = []
+    with path.open(encoding="utf-8") as fh:
+        for line in fh:
+            if not line.strip():
+                continue
+            row = json.loads(line)
+            cat = row.get("category") or ""
+            if categories and cat not in categories:
+                continue
+            periods: list[tuple[dt.date | None, dt.date | None]] = []
+            if row.get("periods"):
+                periods = [(_d(a), _d(b)) for a, b in row["periods"]]
+            elif row.get("start") or row.get("end"):
+                periods = [(_d(row.get("start")), _d(row.get("end")))]
+            out.append(QA(str(row.get("id")), row["question"], _d(row.get("question_date") or row.get("as_of")),
+                          tuple(row.get("evidence_ids") or row.get("gold_doc_ids") or ()), cat,
+                          tuple(periods)))
+            if limit and len(out) >= limit:
+                break
+    return out
+
+
+def recall_at_k(hit_ids: Sequence[str], gold: Iterable[str], k: int) -> float | None:
+    """Share of gold documents among the first k hits (None without gold)."""
+    gold = set(gold)
+    if not gold:
+        return None
+    return len(gold & set(hit_ids[:k])) / len(gold)
+
+
+def reciprocal_rank(hit_ids: Sequence[str], gold: Iterable[str]) -> float | None:
+    """1/rank of the first gold document (0 if none is found; None without gold)."""
+    gold = set(gold)
+    if not gold:
+        return None
+    for i, h in enumerate(hit_ids, 1):
+        if h in gold:
+            return 1.0 / i
+    return 0.0
+
+
+def _inside(date: dt.date | None, period: tuple[dt.date | None, dt.date | None]) -> bool:
+    if date is None:
+        return False
+    lo, hi = period
+    return (lo is None or date >= lo) and (hi is None or date <= hi)
+
+
+def temporal_precision(dates: Sequence[dt.date | None], periods, k: int) -> float | None:
+    """Share of the first k hits dated inside any gold period (None without a period or hits)."""
+    if not periods or not dates[:k]:
+        return None
+    return sum(any(_inside(d, p) for p in periods) for d in dates[:k]) / len(dates[:k])
+
+
+def leak_rate(dates: Sequence[dt.date | None], as_of: dt.date | None, k: int) -> float | None:
+    """Share of the first k hits dated after the as-of date."""
+    if as_of is None or not dates[:k]:
+        return None
+    return sum(1 for d in dates[:k] if d is not None and d > as_of) / len(dates[:k])
+
+
+def _mean(values: Iterable[float | None]) -> float | None:
+    vals = [v for v in values if v is not None]
+    return round(statistics.fmean(vals), 4) if vals else None
+
+
+@dataclass
+class SystemScores:
+    """Per-question figures for one system, averaged on demand."""
+
+    recall: list[float | None] = field(default_factory=list)
+    mrr: list[float | None] = field(default_factory=list)
+    precision: list[float | None] = field(default_factory=list)
+    leak: list[float | None] = field(default_factory=list)
+    contamination: list[float | None] = field(default_factory=list)
+    both_periods: list[float | None] = field(default_factory=list)
+
+    def add(self, qa: QA, hit_ids: list[str], dates: list[dt.date | None], k: int,
+            parsed_periods) -> None:
+        """Score one question's hits."""
+        self.recall.append(recall_at_k(hit_ids, qa.evidence_ids, k))
+        self.mrr.append(reciprocal_rank(hit_ids, qa.evidence_ids))
+        self.precision.append(temporal_precision(dates, qa.periods, k))
+        self.leak.append(leak_rate(dates, qa.question_date, k))
+        periods = qa.periods if len(qa.periods) > 1 else ()
+        if periods:
+            inside = temporal_precision(dates, periods, k)
+            self.contamination.append(None if inside is None else round(1 - inside, 6))
+            kept = all(any(_inside(d, p) for d in dates[:k]) for p in periods)
+            self.both_periods.append(1.0 if kept else 0.0)
+
+    def summary(self) -> dict[str, Any]:
+        """Means and counts."""
+        return {
+            "recall": _mean(self.recall), "mrr": _mean(self.mrr),
+            "temporal_precision": _mean(self.precision), "leak_rate": _mean(self.leak),
+            "comparison_contamination": _mean(self.contamination),
+            "comparison_all_periods_kept": _mean(self.both_periods),
+            "n_with_evidence": sum(v is not None for v in self.recall),
+            "n_with_period": sum(v is not None for v in self.precision),
+        }
+
+
+def evaluate(index, qas: Sequence[QA], k: int = 5, settings=None, halt: bool = False) -> dict[str, Any]:
+    """Run the temporal engine and the time-blind baseline on every question; return figures."""
+    from .retrieval.modes import Retriever, search
+
+    settings = settings or index.settings
+    retriever = Retriever(index, settings)
+    engine, baseline = SystemScores(), SystemScores()
+    by_cat: dict[str, tuple[SystemScores, SystemScores]] = {}
+    intents: dict[str, int] = {}
+    for qa in qas:
+        as_of = qa.question_date or dt.date.today()
+        res = search(index, qa.question, as_of=as_of, k=k, settings=settings, halt=halt,
+                     retriever=retriever)
+        blind = search(index, res.query, as_of=as_of, k=k, settings=settings, halt=halt,
+                       retriever=retriever, mode="blind")
+        intents[res.query.intent] = intents.get(res.query.intent, 0) + 1
+        cat = by_cat.setdefault(qa.category or "all", (SystemScores(), SystemScores()))
+        for system, result, per_cat in ((engine, res, cat[0]), (baseline, blind, cat[1])):
+            ids = [h.doc_id for h in result.hits]
+            dates = [_d(h.date) for h in result.hits]
+            system.add(qa, ids, dates, k, res.query.periods)
+            per_cat.add(qa, ids, dates, k, res.query.periods)
+    return {
+        "k": k, "questions": len(qas), "intents": intents,
+        "engine": engine.summary(), "baseline": baseline.summary(),
+        "by_category": {c: {"engine": e.summary(), "baseline": b.summary()} for c, (e, b) in by_cat.items()},
+    }
+
+
+def render_table(report: dict[str, Any]) -> str:
+    """The report as a side-by-side text table."""
+    rows = [("metric", "temporal engine", "time-blind baseline")]
+    for key in ("recall", "mrr", "temporal_precision", "leak_rate", "comparison_contamination",
+                "comparison_all_periods_kept", "n_with_evidence", "n_with_period"):
+        e, b = report["engine"].get(key), report["baseline"].get(key)
+        label = {"recall": f"recall@{report['k']}"}.get(key, key)
+        rows.append((label, "-" if e is None else str(e), "-" if b is None else str(b)))
+    width = [max(len(r[i]) for r in rows) for i in range(3)]
+    lines = [f"{report['questions']} questions; intents {report['intents']}"]
+    for i, r in enumerate(rows):
+        lines.append("  ".join(c.ljust(width[j]) for j, c in enumerate(r)))
+        if i == 0:
+            lines.append("  ".join("-" * w for w in width))
+    return "\n".join(lines)
