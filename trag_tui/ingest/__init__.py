@@ -1,0 +1,169 @@
+"""Turning the files a user points at into Documents, one reader per source format.
+
+Every file found is accounted for: it yields documents, is skipped on purpose (with a reason),
+or fails with a one-line IngestError that the indexing summary shows. Nothing is dropped
+silently, so a user can tell "not indexed" from "not found". Format readers are imported only
+when a file of their kind turns up, which keeps lxml and dateparser out of start-up time.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import os
+import stat
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from trag_tui.documents import Document, IngestError
+
+DEFAULT_MAX_BYTES = 64 * 2**20
+
+
+@dataclass(frozen=True)
+class FileRead:
+    """What one file gave: its documents, non-fatal notes, or why it was deliberately skipped."""
+
+    documents: list[Document]
+    notes: list[str] = field(default_factory=list)
+    skipped: str | None = None
+
+
+Reader = Callable[..., FileRead]
+
+
+def _parlparse(path: Path, **kw) -> FileRead:
+    from trag_tui.ingest import parlparse
+
+    return parlparse.read(path, **kw)
+
+
+def _jsonl(path: Path, **kw) -> FileRead:
+    from trag_tui.ingest import jsonl
+
+    return jsonl.read(path, **kw)
+
+
+def _text(path: Path, **kw) -> FileRead:
+    from trag_tui.ingest import text
+
+    return text.read(path, **kw)
+
+
+def _changedates(path: Path, **kw) -> FileRead:
+    from trag_tui.ingest import parlparse
+
+    return parlparse.read_changedates(path, **kw)
+
+
+#: Readers by lower-case file suffix.
+READERS: dict[str, Reader] = {
+    ".xml": _parlparse,
+    ".jsonl": _jsonl,
+    ".ndjson": _jsonl,
+    ".txt": _text,
+    ".md": _text,
+    ".markdown": _text,
+}
+
+#: Readers for exact file names that would otherwise be misread by their suffix.
+#: ParlParse keeps a `changedates.txt` version log beside its XML; it is not a document.
+NAMED_READERS: dict[str, Reader] = {
+    "changedates.txt": _changedates,
+}
+
+
+def discover(paths: Iterable[Path]) -> Iterator[Path]:
+    """Every file under `paths` (files or folders), recursively and sorted, hidden names skipped.
+
+    Unsupported, unreadable and broken entries are yielded too, so that read_file can report
+    them; only names starting with "." are left out, unless a path names one explicitly.
+    """
+    seen: set[Path] = set()
+    for root in paths:
+        root = Path(root)
+        # A path that is not a folder is passed on even if missing, so the typo gets reported.
+        found = _walk(root, set()) if root.is_dir() else [root]
+        for path in found:
+            key = path.resolve()
+            if key not in seen:  # overlapping arguments ("docs/ docs/a.md") give a file once
+                seen.add(key)
+                yield path
+
+
+def _walk(folder: Path, visited: set[Path]) -> Iterator[Path]:
+    real = folder.resolve()
+    if real in visited:  # a symlink back up the tree
+        return
+    visited.add(real)
+    try:
+        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+    except OSError:
+        yield folder  # read_file turns this into "cannot read folder: <reason>"
+        return
+    for entry in entries:
+        if entry.name.startswith("."):
+            continue
+        path = Path(entry.path)
+        try:
+            is_dir = entry.is_dir()
+        except OSError:
+            is_dir = False
+        if is_dir:
+            yield from _walk(path, visited)
+        else:
+            yield path
+
+
+def read_file(
+    path: Path, *, default_date: dt.date | None = None, max_bytes: int = DEFAULT_MAX_BYTES
+) -> FileRead:
+    """Read one file into Documents; raise IngestError with a one-line reason if it cannot be."""
+    path = Path(path)
+    try:
+        st = path.stat()
+    except OSError as e:
+        raise IngestError(f"cannot read: {_os_reason(e)}") from e
+    if stat.S_ISDIR(st.st_mode):
+        # discover() passes on folders it could not list, so the reason reaches the summary.
+        try:
+            os.listdir(path)
+        except OSError as e:
+            raise IngestError(f"cannot read folder: {_os_reason(e)}") from e
+        raise IngestError("is a folder, not a file")
+    if not stat.S_ISREG(st.st_mode):
+        raise IngestError("not a regular file")
+    reader = NAMED_READERS.get(path.name.lower()) or READERS.get(path.suffix.lower())
+    if reader is None:
+        suffix = path.suffix.lower()
+        kind = f"'{suffix}'" if suffix else "(no extension)"
+        raise IngestError(f"unsupported file type {kind}")
+    if st.st_size > max_bytes:
+        raise IngestError(f"too large ({_size(st.st_size)} > {_size(max_bytes, whole=True)} limit)")
+    try:
+        return reader(path, default_date=default_date, max_bytes=max_bytes)
+    except OSError as e:
+        raise IngestError(f"cannot read: {_os_reason(e)}") from e
+
+
+def read_bytes(path: Path, max_bytes: int) -> bytes:
+    """The file's bytes, refusing to load more than `max_bytes` even if it grew since stat()."""
+    with open(path, "rb") as f:
+        data = f.read(max_bytes + 1)
+    if len(data) > max_bytes:
+        raise IngestError(f"too large (> {_size(max_bytes, whole=True)} limit)")
+    return data
+
+
+def _os_reason(e: OSError) -> str:
+    return e.strerror or type(e).__name__
+
+
+def _size(n: int, whole: bool = False) -> str:
+    """Human size: MB with one decimal (or whole for a round limit), KB or bytes when small."""
+    for unit, factor in (("MB", 2**20), ("KB", 2**10)):
+        if n >= factor:
+            value = n / factor
+            if whole and value == int(value):
+                return f"{int(value)} {unit}"
+            return f"{value:.1f} {unit}"
+    return f"{n} bytes"

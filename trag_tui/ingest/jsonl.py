@@ -1,0 +1,117 @@
+"""JSON Lines collections: one dated document per line, as the evaluation corpora ship.
+
+Collections are large (tens of MB, thousands of rows) and often assembled by scripts, so the
+file is streamed line by line and a bad line costs only itself: it is counted and named in a
+note, and the file fails only when no line at all is usable.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+
+from trag_tui import dates
+from trag_tui.documents import Document, IngestError
+from trag_tui.ingest import FileRead
+
+#: Fields with a fixed meaning; every other scalar field is kept as metadata.
+_CORE_FIELDS = {"id", "date", "title", "text", "source"}
+
+
+class _BadLine(ValueError):
+    """A line that cannot become a Document; the message says why."""
+
+
+def read(path: Path, *, default_date: dt.date | None = None, max_bytes: int) -> FileRead:
+    """Documents from a JSONL file with `id`, `date`, `title`, `text`, `source` and extra fields."""
+    docs: list[Document] = []
+    bad = 0
+    first_bad = ""
+    undated = unreadable_dates = 0
+    with open(path, "rb") as f:
+        for lineno, raw in enumerate(f, start=1):
+            if lineno == 1:
+                raw = raw.removeprefix(b"\xef\xbb\xbf")  # a UTF-8 byte-order mark
+            if not raw.strip():
+                continue
+            try:
+                doc, date_state = _document(raw, default_date)
+            except _BadLine as e:
+                bad += 1
+                first_bad = first_bad or f"line {lineno}: {e}"
+                continue
+            docs.append(doc)
+            undated += date_state == "missing"
+            unreadable_dates += date_state == "unreadable"
+
+    if not docs:
+        if not bad:
+            raise IngestError("empty file")
+        raise IngestError(f"no valid JSONL records ({bad} bad {_lines(bad)}; first at {first_bad})")
+    notes = []
+    if bad:
+        notes.append(f"{bad} bad {_lines(bad)} skipped (first at {first_bad})")
+    fallback = "" if default_date is None else ": default date used"
+    if undated:
+        notes.append(f"{undated} {_documents(undated)} without a date{fallback}")
+    if unreadable_dates:
+        n = unreadable_dates
+        notes.append(f"{n} {_documents(n)} with an unreadable date{fallback}")
+    return FileRead(documents=docs, notes=notes)
+
+
+def _document(raw: bytes, default_date: dt.date | None) -> tuple[Document, str]:
+    """One line as a Document, and whether its date was "ok", "missing" or "unreadable"."""
+    try:
+        rec = json.loads(raw)
+    except UnicodeDecodeError as e:
+        raise _BadLine("not UTF-8") from e
+    except json.JSONDecodeError as e:
+        raise _BadLine(f"invalid JSON ({e.msg})") from e
+    if not isinstance(rec, dict):
+        raise _BadLine(f"a JSON {type(rec).__name__}, not an object")
+    text = rec.get("text")
+    if not isinstance(text, str) or not text.strip():
+        raise _BadLine("no text")
+
+    raw_date = rec.get("date")
+    day = dates.parse_iso(raw_date) if isinstance(raw_date, str) else None
+    state = "ok" if day is not None else "missing" if raw_date in (None, "") else "unreadable"
+    date_source = "metadata"
+    if day is None:
+        day, date_source = (default_date, "default") if default_date else (None, "unknown")
+
+    source_id = rec.get("id")
+    meta = {k: _scalar(v) for k, v in rec.items() if k not in _CORE_FIELDS and _is_scalar(v)}
+    doc = Document(
+        text=text,
+        title=_str(rec.get("title")),
+        speaker=_str(rec.get("source")),
+        date=day,
+        date_source=date_source,
+        source_id=None if source_id is None or source_id == "" else str(source_id),
+        meta=meta,
+    )
+    return doc, state
+
+
+def _is_scalar(v: object) -> bool:
+    return isinstance(v, (str, int, float, bool)) and v != ""
+
+
+def _scalar(v: str | int | float | bool) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
+
+
+def _str(v: object) -> str:
+    return _scalar(v) if _is_scalar(v) else ""
+
+
+def _lines(n: int) -> str:
+    return "line" if n == 1 else "lines"
+
+
+def _documents(n: int) -> str:
+    return "document" if n == 1 else "documents"
