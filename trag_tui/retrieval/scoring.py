@@ -12,11 +12,17 @@ Ranked = list[tuple[int, float]]
 
 
 def rrf(lists: Sequence[Ranked], weights: Sequence[float] | None = None, k: int = 60) -> Ranked:
-    """Weighted reciprocal-rank fusion: sum of w / (k + rank) over the lists holding an id."""
+    """Weighted reciprocal-rank fusion: sum of w / (k + rank) over the lists holding an id.
+
+    Equal scores share a rank, so an arbitrary tie order never becomes a relevance gap.
+    """
     weights = weights or [1.0] * len(lists)
     scores: dict[int, float] = {}
     for ranked, w in zip(lists, weights):
-        for rank, (uid, _) in enumerate(ranked, start=1):
+        rank, previous = 0, None
+        for position, (uid, score) in enumerate(ranked, start=1):
+            if score != previous:
+                rank, previous = position, score
             scores[uid] = scores.get(uid, 0.0) + w / (k + rank)
     return sorted(scores.items(), key=lambda x: (-x[1], x[0]))
 
@@ -99,7 +105,7 @@ def apply_decay(
         factor = {uid: scored[uid] / rel[uid] if rel[uid] else 0.0 for uid in rel}
     elif method == "rank":
         fresh = sorted(rel, key=lambda u: (age[u], u))
-        fused = dict(rrf([ranked, [(u, 0.0) for u in fresh]], [1.0, alpha / (1 - alpha + 1e-9)], rrf_k))
+        fused = dict(rrf([ranked, [(u, -age[u]) for u in fresh]], [1.0, alpha / (1 - alpha + 1e-9)], rrf_k))
         scored = fused
         factor = {uid: fused[uid] / rel[uid] if rel[uid] else 0.0 for uid in rel}
     else:
@@ -143,7 +149,8 @@ def halt(ranked: Ranked, k: int, agree: float, *, min_hits: int = 3, floor: floa
     return n, confidence
 
 
-def coverage_pick(items: Sequence[tuple[int, float, int]], k: int, buckets: int) -> list[tuple[int, str]]:
+def coverage_pick(items: Sequence[tuple[int, float, int]], k: int, buckets: int, edge: float = 1.0
+                  ) -> list[tuple[int, str]]:
     """Evidence spread over a time span: the best hits of each time bucket, oldest to newest.
 
     items are (uid, score, day). Returns (uid, group) with group older/middle/newer.
@@ -158,8 +165,18 @@ def coverage_pick(items: Sequence[tuple[int, float, int]], k: int, buckets: int)
     for uid, s, d in items:
         b = min(buckets - 1, (d - lo) * buckets // width)
         by_bucket.setdefault(b, []).append((uid, s, d))
+    span = width / buckets
+
+    def edge_weight(b: int, d: int) -> float:
+        # At the two ends, lean towards the extreme dates: "oldest" and "newest" evidence.
+        if b == 0:
+            return 1.0 + edge * (1.0 - (d - lo) / span)
+        if b == buckets - 1:
+            return 1.0 + edge * ((d - (hi - span)) / span)
+        return 1.0
+
     for b in by_bucket:
-        by_bucket[b].sort(key=lambda x: (-x[1], x[0]))
+        by_bucket[b].sort(key=lambda x: (-x[1] * edge_weight(b, x[2]), x[0]))
     picked: list[tuple[int, int, int]] = []  # (bucket, day, uid)
     depth = 0
     while len(picked) < k and any(len(v) > depth for v in by_bucket.values()):

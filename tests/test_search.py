@@ -1,0 +1,126 @@
+"""Retrieval modes end to end on a small dated corpus, with the deterministic hash embedder."""
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+import pytest
+
+from trag_tui.index import open_index
+from trag_tui.indexer import Indexer
+from trag_tui.retrieval.modes import search
+from trag_tui.settings import Settings
+
+AS_OF = dt.date(2025, 11, 22)
+TOPICS = {
+    "inflation": "CPI inflation rate prices rose per cent consumer",
+    "defence": "defence spending armed forces budget Ministry",
+    "housing": "housing homes planning rents construction",
+}
+
+
+@pytest.fixture(scope="module")
+def idx(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("corpus")
+    rows = []
+    n = 0
+    for year in [2010, 2012, 2014, 2016, 2018, 2019, 2020, 2022, 2023, 2024, 2025]:
+        for month in (3, 7, 11):
+            for topic, words in TOPICS.items():
+                n += 1
+                rows.append({
+                    "id": f"{topic}-{year}-{month:02d}", "date": f"{year}-{month:02d}-15",
+                    "title": f"{topic.title()} debate {year}-{month:02d}", "source": "MP",
+                    "text": f"In {year} the House discussed {topic}. " + (words + " ") * 6
+                            + f"Report number {n}.",
+                })
+    # one document dated after the as-of day, which must never come back
+    rows.append({"id": "future", "date": "2026-06-01", "title": "Inflation future",
+                 "source": "MP", "text": "inflation " * 30})
+    (tmp / "docs.jsonl").write_text("\n".join(json.dumps(r) for r in rows))
+    settings = Settings(db=tmp / "t.db", embedder="hash", k=5)
+    index = open_index(settings.db, settings, create=True)
+    Indexer(index.conn, index.path, index.embedder, settings).run([tmp / "docs.jsonl"])
+    yield index
+    index.close()
+
+
+def _dates(res):
+    return [dt.date.fromisoformat(h.date) for h in res.hits]
+
+
+def test_point_in_time_is_a_hard_filter(idx):
+    res = search(idx, "What was said about inflation in 2019?", as_of=AS_OF)
+    assert res.mode == "hard_filter" and res.hits
+    assert all(d.year == 2019 for d in _dates(res))
+    assert res.hits[0].doc_id.startswith("inflation-2019")
+
+
+def test_sparse_period_still_returns_its_best(idx):
+    res = search(idx, "What was said about housing in July 2016?", as_of=AS_OF)
+    assert [h.doc_id for h in res.hits][:1] == ["housing-2016-07"]
+
+
+def test_empty_period_is_honest_and_names_nearest(idx):
+    res = search(idx, "What was said about inflation in 2015?", as_of=AS_OF)
+    assert res.hits == [] and "no documents" in res.empty_reason
+    sides = {n["side"] for n in res.nearest}
+    assert sides == {"before", "after"}
+    months = [n["month"] for n in res.nearest]
+    assert "2014-11" in months and "2016-03" in months
+
+
+def test_current_prefers_latest_and_never_leaks(idx):
+    res = search(idx, "What is the current inflation rate?", as_of=AS_OF)
+    assert res.mode == "decay"
+    assert all(d <= AS_OF for d in _dates(res))
+    assert res.hits[0].doc_id == "inflation-2025-11"
+
+
+def test_as_of_in_the_past_moves_current(idx):
+    res = search(idx, "What is the latest on inflation?", as_of=dt.date(2019, 1, 1))
+    assert all(d <= dt.date(2019, 1, 1) for d in _dates(res))
+    assert res.hits[0].doc_id == "inflation-2018-11"
+
+
+def test_no_mode_returns_future_documents(idx):
+    for q in ["inflation", "How has inflation evolved?", "inflation in 2026",
+              "Compare inflation in 2024 and 2026"]:
+        res = search(idx, q, as_of=AS_OF, halt=False)
+        assert all(d <= AS_OF for d in _dates(res)), q
+        assert "future" not in [h.doc_id for h in res.hits]
+
+
+def test_comparison_keeps_each_period_and_nothing_else(idx):
+    res = search(idx, "Compare the debates on defence in 2012 and 2023", as_of=AS_OF, k=6)
+    assert res.mode == "comparison"
+    groups = {}
+    for h in res.hits:
+        groups.setdefault(h.group, []).append(h.date[:4])
+    assert len(groups) == 2
+    years = sorted({y for ys in groups.values() for y in ys})
+    assert years == ["2012", "2023"]
+    for label, ys in groups.items():
+        assert len(set(ys)) == 1 and ys[0] in label
+
+
+def test_evolution_spans_oldest_to_newest(idx):
+    res = search(idx, "How has housing policy evolved since 2012?", as_of=AS_OF, k=6)
+    assert res.mode == "evolution"
+    dates = _dates(res)
+    assert dates == sorted(dates)
+    assert dates[0].year <= 2014 and dates[-1].year >= 2024
+    assert res.hits[0].group == "older" and res.hits[-1].group == "newer"
+    assert all(d >= dt.date(2012, 1, 1) for d in dates)
+
+
+def test_explain_scores_present(idx):
+    res = search(idx, "inflation", as_of=AS_OF)
+    d = res.to_dict(explain=True)
+    assert {"bm25", "dense", "fused", "centrality", "final"} <= set(d["hits"][0]["scores"])
+    assert d["mode"] == "hybrid" and d["reason"]
+
+
+def test_forced_mode(idx):
+    res = search(idx, "inflation", as_of=AS_OF, mode="decay")
+    assert res.mode == "decay" and "forced" in res.reason
