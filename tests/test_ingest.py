@@ -581,3 +581,12 @@ def test_parlparse_version_log_is_skipped_but_other_changedates_are_text(tmp_pat
     assert r.documents == [] and "version log" in r.skipped
     (tmp_path / "changedates.txt").write_text("Changes agreed on 2 May 2020.\n")
     assert read_file(tmp_path / "changedates.txt").documents[0].date == D(2020, 5, 2)
+
+
+def test_jsonl_without_text_fields_is_skipped_not_failed(tmp_path):
+    from trag_tui.ingest import read_file
+
+    path = tmp_path / "questions.jsonl"
+    path.write_text('{"id": "q1", "question": "Who?"}\n{"id": "q2", "question": "When?"}\n')
+    read = read_file(path)
+    assert read.documents == [] and "not documents" in read.skipped

@@ -40,21 +40,7 @@ def _open(settings: Settings, *, create: bool = False):
         raise click.ClickException(str(exc))
 
 
-class DefaultGroup(click.Group):
-    """A group whose bare invocation runs the `tui` command."""
-
-    def parse_args(self, ctx, args):
-        if not args or (args[0].startswith("-") and args[0] not in ("--help", "-h", "--version")):
-            args = ["tui", *args] if not args else args
-        return super().parse_args(ctx, args)
-
-    def invoke(self, ctx):
-        if not ctx.protected_args and not ctx.args and ctx.invoked_subcommand is None:
-            ctx.protected_args = ["tui"]
-        return super().invoke(ctx)
-
-
-@click.group(cls=DefaultGroup, invoke_without_command=True)
+@click.group(invoke_without_command=True)
 @click.option("-d", "--database", "db", type=click.Path(dir_okay=False, path_type=Path),
               envvar="TRAG_TUI_DB", help="Index file (default trag.db; env TRAG_TUI_DB).")
 @click.version_option(package_name="trag-tui")
@@ -279,6 +265,68 @@ def search(ctx, question, as_of, k, mode, decay, alpha, lam, tau, fusion, no_hal
             click.echo(render_search(res, explain=explain))
     finally:
         idx.close()
+
+
+# -- ask ----------------------------------------------------------------------------------
+
+
+@cli.command()
+@click.argument("question")
+@click.option("--as-of", help="The date the question is asked from (default today).")
+@click.option("--model", type=click.Path(dir_okay=False), help="A GGUF model file (default: bundled SmolLM2-135M).")
+@click.option("-k", "--k", "k", type=int, help="Number of sources.")
+@click.option("--mode", type=click.Choice(["hard_filter", "decay", "evolution", "comparison", "hybrid"]),
+              help="Force a retrieval mode.")
+@click.option("--max-tokens", type=int, help="Longest answer in tokens.")
+@click.option("--evidence-only", is_flag=True, help="Skip the model: cited evidence and sources only.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object with answer, citations, sources.")
+@click.pass_context
+def ask(ctx, question, as_of, model, k, mode, max_tokens, evidence_only, as_json):
+    """Answer a question from the index, streamed, every claim cited to a dated source."""
+    import dataclasses
+    import threading
+
+    from .answer import Done, Retrieved, Token, ask as run_ask, render_answer, sigint_cancels
+    from .embedding import EmbedderError
+    from .generation import GenerationError
+
+    settings = _settings(ctx, model=model, k=k, max_tokens=max_tokens)
+    idx = _open(settings)
+    cancel = threading.Event()
+    done = None
+    try:
+        with sigint_cancels(cancel):
+            events = run_ask(idx, question, as_of=_date(as_of), settings=settings, mode=mode,
+                             cancel=cancel, evidence_only=evidence_only)
+            for event in events:
+                if isinstance(event, Retrieved) and not as_json:
+                    res = event.result
+                    click.echo(f"({res.mode}: {res.reason}; as of {res.query.as_of.isoformat()})\n",
+                               err=True)
+                elif isinstance(event, Token) and not as_json:
+                    click.echo(event.text, nl=False)
+                    sys.stdout.flush()
+                elif isinstance(event, Done):
+                    done = event
+    except (GenerationError, EmbedderError) as exc:
+        raise click.ClickException(str(exc))
+    finally:
+        idx.close()
+    if done is None:
+        raise click.ClickException("no answer was produced")
+    if as_json:
+        click.echo(json.dumps({
+            "question": question, "answer": done.answer, "citations": done.citations,
+            "invalid_citations": done.invalid_citations, "no_documents": done.no_documents,
+            "stopped": done.stopped, "unsupported": done.unsupported,
+            "evidence": [dataclasses.asdict(e) for e in done.evidence],
+            "sources": [{"number": s.number, "doc_id": s.doc_id, "date": s.date, "title": s.title,
+                         "speaker": s.speaker, "also": list(s.also)} for s in done.sources],
+            "timings": done.timings,
+        }, ensure_ascii=False, indent=2))
+        return
+    rest = render_answer(dataclasses.replace(done, answer=""))
+    click.echo("\n" + rest if done.answer or done.no_documents else rest, nl=False)
 
 
 # -- eval ---------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ class _BadLine(ValueError):
 def read(path: Path, *, default_date: dt.date | None = None, max_bytes: int) -> FileRead:
     """Documents from a JSONL file with `id`, `date`, `title`, `text`, `source` and extra fields."""
     docs: list[Document] = []
-    bad = 0
+    bad = no_text = 0
     first_bad = ""
     undated = unreadable_dates = 0
     with open(path, "rb") as f:
@@ -38,6 +38,7 @@ def read(path: Path, *, default_date: dt.date | None = None, max_bytes: int) -> 
                 doc, date_state = _document(raw, default_date)
             except _BadLine as e:
                 bad += 1
+                no_text += str(e) == "no text"
                 first_bad = first_bad or f"line {lineno}: {e}"
                 continue
             docs.append(doc)
@@ -47,6 +48,9 @@ def read(path: Path, *, default_date: dt.date | None = None, max_bytes: int) -> 
     if not docs:
         if not bad:
             raise IngestError("empty file")
+        if no_text == bad:
+            # Valid JSON records, just not documents (a question set beside a corpus, say).
+            return FileRead(documents=[], skipped="JSON lines with no `text` field: not documents")
         raise IngestError(f"no valid JSONL records ({bad} bad {_lines(bad)}; first at {first_bad})")
     notes = []
     if bad:
