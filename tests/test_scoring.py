@@ -63,3 +63,8 @@ def test_coverage_pick_spans_oldest_to_newest():
 def test_centrality_boost():
     out = scoring.centrality_boost([(1, 1.0), (2, 0.9)], {2: 1.0}, 0.5)
     assert out[0][0] == 2
+
+
+def test_rrf_ties_share_a_rank():
+    fused = dict(scoring.rrf([[(1, 2.0), (2, 2.0), (3, 1.0)]], k=60))
+    assert fused[1] == fused[2] > fused[3]

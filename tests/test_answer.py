@@ -1,0 +1,542 @@
+"""Answer assembly, citations, streaming and cancellation, driven by a scripted model.
+
+Search results are built by hand so these tests need no index; the prompts of each mode are
+compared with golden files (regenerate with TRAG_TUI_UPDATE_GOLDEN=1 after a deliberate change).
+"""
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings as hsettings, strategies as st
+
+from trag_tui.answer import (
+    NO_CITATION_NOTE, CitationFilter, Done, Retrieved, Token, answer, ask, check_citations,
+    evidence, no_documents_message, render_answer,
+)
+from trag_tui.context import (
+    SYSTEM_PROMPT, Source, arrange, build_context, period_label, prompt_text, window,
+)
+from trag_tui.generation import GenerationError, ScriptedGenerator, estimate_tokens
+from trag_tui.retrieval.modes import Hit, SearchResult
+from trag_tui.settings import Settings
+
+GOLDEN = Path(__file__).parent / "golden"
+UPDATE = os.environ.get("TRAG_TUI_UPDATE_GOLDEN") == "1"
+AS_OF = dt.date(2024, 6, 1)
+
+
+@dataclass(frozen=True)
+class TQ:
+    """The fields of a parsed question (trag_tui.query.TemporalQuery) that answers read."""
+
+    question: str
+    intent: str
+    start: dt.date | None = None
+    end: dt.date | None = None
+    periods: list = field(default_factory=list)
+    semantic_query: str = ""
+    as_of: dt.date = AS_OF
+    confidence: float = 1.0
+    expressions: list = field(default_factory=list)
+    reason: str = ""
+
+
+def hit(n: int, date: str | None, text: str, *, score: float = 0.5, group: str | None = None,
+        also: list[str] | None = None, speaker: str = "Jane Smith") -> Hit:
+    return Hit(chunk_id=n, document_id=n, doc_id=f"doc-{n}", date=date, title=f"Debate {n}",
+               speaker=speaker, text=text, score=score, scores={"final": score}, group=group,
+               also=also or [])
+
+
+def result(mode: str, tq: TQ, hits: list[Hit], **kw) -> SearchResult:
+    return SearchResult(query=tq, mode=mode, reason="test", hits=hits, confidence=0.8, **kw)
+
+
+TEXTS = {
+    1: "The minister said inflation was 3 per cent. Prices of food rose sharply in the spring.",
+    2: "Inflation fell to 2 per cent, the Chancellor reported. Wages grew faster than prices.",
+    3: "The Bank raised interest rates to curb inflation. Borrowers face higher mortgage costs.",
+    4: "Members debated housing and rents at length. The inflation target remains 2 per cent.",
+}
+
+
+def passages_for(hits: list[Hit]) -> dict[int, str]:
+    # Parent passages: the chunk with a sentence of context on either side.
+    return {h.chunk_id: f"Order, order. {h.text} The debate continued." for h in hits}
+
+
+def decay_result() -> SearchResult:
+    tq = TQ("What is the inflation rate now?", "current", end=AS_OF,
+            semantic_query="inflation rate", expressions=["now"])
+    hits = [hit(1, "2012-03-01", TEXTS[1], score=0.9), hit(2, "2023-11-15", TEXTS[2], score=0.7),
+            hit(3, "2019-05-20", TEXTS[3], score=0.6, also=["doc-9", "doc-10"])]
+    return result("decay", tq, hits)
+
+
+def hard_filter_result() -> SearchResult:
+    tq = TQ("What was said about inflation in 2019?", "point_in_time",
+            start=dt.date(2019, 1, 1), end=dt.date(2019, 12, 31), semantic_query="inflation")
+    hits = [hit(3, "2019-05-20", TEXTS[3], score=0.9), hit(4, "2019-02-11", TEXTS[4], score=0.4)]
+    return result("hard_filter", tq, hits)
+
+
+def evolution_result() -> SearchResult:
+    tq = TQ("How has the view on inflation changed since 2012?", "evolution",
+            start=dt.date(2012, 1, 1), end=AS_OF, semantic_query="view on inflation")
+    hits = [hit(2, "2023-11-15", TEXTS[2], score=0.8, group="newer"),
+            hit(1, "2012-03-01", TEXTS[1], score=0.9, group="older"),
+            hit(3, "2019-05-20", TEXTS[3], score=0.5, group="middle"),
+            hit(5, "2012-09-09", "Inflation was expected to fall next year, members heard.",
+                score=0.3, group="older")]
+    return result("evolution", tq, hits)
+
+
+def comparison_result() -> SearchResult:
+    periods = [(dt.date(2012, 1, 1), dt.date(2012, 12, 31)), (dt.date(2023, 1, 1), dt.date(2023, 12, 31)),
+               (dt.date(2016, 3, 1), dt.date(2016, 3, 31))]
+    tq = TQ("Compare inflation in 2012, 2023 and March 2016", "comparison",
+            periods=periods, semantic_query="inflation")
+    hits = [hit(1, "2012-03-01", TEXTS[1], score=0.9, group="2012-01-01 .. 2012-12-31"),
+            hit(2, "2023-11-15", TEXTS[2], score=0.8, group="2023-01-01 .. 2023-12-31")]
+    return result("comparison", tq, hits,
+                  periods=[(a.isoformat(), b.isoformat()) for a, b in periods],
+                  empty_reason="no documents from 2016-03-01 .. 2016-03-31")
+
+
+def hybrid_result() -> SearchResult:
+    tq = TQ("Who talked about mortgage costs?", "none", semantic_query="mortgage costs")
+    hits = [hit(3, "2019-05-20", TEXTS[3], score=0.9), hit(4, None, TEXTS[4], score=0.2)]
+    return result("hybrid", tq, hits)
+
+
+def empty_result() -> SearchResult:
+    tq = TQ("What was said about inflation in 2015?", "point_in_time",
+            start=dt.date(2015, 1, 1), end=dt.date(2015, 12, 31), semantic_query="inflation")
+    return result("hard_filter", tq, [], empty_reason="no documents from 2015-01-01 .. 2015-12-31",
+                  nearest=[{"side": "before", "month": "2014-10", "documents": 3},
+                           {"side": "after", "month": "2016-02", "documents": 1}])
+
+
+RESULTS = {
+    "decay": decay_result, "hard_filter": hard_filter_result, "evolution": evolution_result,
+    "comparison": comparison_result, "hybrid": hybrid_result,
+}
+
+
+def run(res: SearchResult, gen=None, **kw) -> list:
+    return list(answer(res, passages_for(res.hits), generator=gen or ScriptedGenerator(["Fine [1]."]),
+                       settings=Settings(max_tokens=64), **kw))
+
+
+def golden(name: str, text: str) -> None:
+    path = GOLDEN / f"{name}.txt"
+    if UPDATE or not path.exists():
+        GOLDEN.mkdir(exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        if not UPDATE:
+            pytest.fail(f"golden file {path.name} was missing and has been written; run again")
+    assert text == path.read_text(encoding="utf-8"), (
+        f"{path.name} differs; if the change is intended, rerun with TRAG_TUI_UPDATE_GOLDEN=1")
+
+
+# -- prompts --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", sorted(RESULTS))
+def test_prompt_matches_golden(mode):
+    gen = ScriptedGenerator(["ok [1]"])
+    run(RESULTS[mode](), gen)
+    assert len(gen.calls) == 1
+    golden(f"prompt_{mode}", prompt_text(gen.messages))
+
+
+def test_empty_period_matches_golden():
+    gen = ScriptedGenerator(["must not be called"])
+    events = run(empty_result(), gen)
+    golden("empty_period", render_answer(events[-1]))
+
+
+def test_system_prompt_is_fixed_and_first():
+    systems = set()
+    for make in RESULTS.values():
+        gen = ScriptedGenerator(["ok"])
+        run(make(), gen)
+        assert gen.messages[0] == {"role": "system", "content": SYSTEM_PROMPT}
+        assert [m["role"] for m in gen.messages] == ["system", "user"]
+        systems.add(gen.messages[0]["content"])
+    assert len(systems) == 1
+
+
+def test_decay_is_newest_first_and_states_as_of():
+    gen = ScriptedGenerator(["ok"])
+    events = run(decay_result(), gen)
+    sources = events[0].sources
+    assert [s.date for s in sources] == ["2023-11-15", "2019-05-20", "2012-03-01"]
+    assert [s.number for s in sources] == [1, 2, 3]
+    user = gen.messages[1]["content"]
+    assert "Today is 2024-06-01" in user and "supersede" in user
+    assert "also reported in: doc-9, doc-10" in user
+    assert sources[1].also == ("doc-9", "doc-10")
+
+
+def test_parent_passages_are_quoted():
+    gen = ScriptedGenerator(["ok"])
+    events = run(hard_filter_result(), gen)
+    assert all(s.passage.startswith("Order, order.") for s in events[0].sources)
+    assert "The debate continued." in gen.messages[1]["content"]
+
+
+def test_evolution_blocks_in_time_order():
+    gen = ScriptedGenerator(["ok"])
+    events = run(evolution_result(), gen)
+    user = gen.messages[1]["content"]
+    older, middle, newer = (user.index(f"{g} PERIOD") for g in ("OLDER", "MIDDLE", "NEWER"))
+    assert older < middle < newer
+    assert [s.group for s in events[0].sources] == ["older", "older", "middle", "newer"]
+    assert [s.date for s in events[0].sources] == ["2012-03-01", "2012-09-09", "2019-05-20", "2023-11-15"]
+    assert "nothing changed" in user
+
+
+def test_comparison_has_one_block_per_period_including_empty_ones():
+    gen = ScriptedGenerator(["ok"])
+    run(comparison_result(), gen)
+    user = gen.messages[1]["content"]
+    assert user.index("PERIOD 2012:") < user.index("PERIOD 2023:") < user.index("PERIOD March 2016:")
+    assert "PERIOD March 2016:\nNo documents from this period." in user
+    assert "period by period" in user
+
+
+def test_period_labels():
+    d = dt.date
+    assert period_label(d(2019, 1, 1), d(2019, 12, 31)) == "2019"
+    assert period_label(d(2016, 3, 1), d(2016, 3, 31)) == "March 2016"
+    assert period_label(d(2016, 2, 1), d(2016, 2, 29)) == "February 2016"
+    assert period_label(d(2016, 3, 1), d(2016, 5, 31)) == "March 2016 to May 2016"
+    assert period_label(d(2010, 1, 1), d(2012, 12, 31)) == "2010 to 2012"
+    assert period_label(d(2010, 3, 24), d(2010, 3, 24)) == "2010-03-24"
+    assert period_label(d(2010, 3, 2), d(2010, 4, 9)) == "2010-03-02 to 2010-04-09"
+    assert period_label(None, d(2010, 4, 9)) == "up to 2010-04-09"
+
+
+def test_arrange_keeps_every_hit_once():
+    for make in RESULTS.values():
+        res = make()
+        flat = [h.chunk_id for _, hs in arrange(res) for h in hs]
+        assert sorted(flat) == sorted(h.chunk_id for h in res.hits)
+
+
+# -- budget ---------------------------------------------------------------------------------
+
+
+def long_result(n: int = 8, words: int = 400) -> SearchResult:
+    tq = TQ("What did members say about inflation?", "none", semantic_query="inflation")
+    hits = [hit(i, f"2020-01-{i:02d}", " ".join(f"inflation{i} word{j}." for j in range(words // 2)),
+                score=1.0 - i / 100) for i in range(1, n + 1)]
+    return result("hybrid", tq, hits)
+
+
+def test_long_passages_are_windowed_to_the_source_limit():
+    res = long_result(2)
+    ctx = build_context(res, {}, n_ctx=4096, max_tokens=256, source_tokens=100)
+    assert ctx.trimmed and len(ctx.sources) == 2
+    assert all(estimate_tokens(s.passage) <= 100 for s in ctx.sources)
+    assert ctx.prompt_tokens <= ctx.budget
+
+
+def test_budget_trims_then_drops_the_least_relevant():
+    res = long_result(8)
+    roomy = build_context(res, {}, n_ctx=1024, max_tokens=256, source_tokens=400)
+    assert roomy.prompt_tokens <= 1024 - 256 and roomy.trimmed
+    assert len(roomy.sources) == 8 and not roomy.dropped  # shortening evenly was enough
+    ctx = build_context(res, {}, n_ctx=700, max_tokens=256, source_tokens=400)
+    assert ctx.prompt_tokens <= 700 - 256
+    assert ctx.dropped and len(ctx.sources) < 8
+    # the most relevant survive, renumbered from 1 without gaps
+    assert [s.doc_id for s in ctx.sources] == [f"doc-{i}" for i in range(1, len(ctx.sources) + 1)]
+    assert [s.number for s in ctx.sources] == list(range(1, len(ctx.sources) + 1))
+    assert set(ctx.dropped) == {f"doc-{i}" for i in range(len(ctx.sources) + 1, 9)}
+
+
+def test_budget_keeps_a_source_in_every_period():
+    res = evolution_result()
+    big = {h.chunk_id: " ".join(["inflation talk."] * 300) for h in res.hits}
+    ctx = build_context(res, big, n_ctx=600, max_tokens=200)
+    assert {s.group for s in ctx.sources} == {"older", "middle", "newer"}
+    assert ctx.prompt_tokens <= 400
+
+
+def test_prompt_that_cannot_fit_raises_one_line_error():
+    res = decay_result()
+    with pytest.raises(GenerationError) as err:
+        build_context(res, {}, n_ctx=120, max_tokens=100)
+    assert "\n" not in str(err.value) and "tokens" in str(err.value)
+
+
+def test_overflow_surfaces_from_answer_without_calling_the_model():
+    gen = ScriptedGenerator(["never"], n_ctx=150)
+    events = answer(decay_result(), {}, generator=gen, settings=Settings(max_tokens=100))
+    with pytest.raises(GenerationError):
+        list(events)
+    assert gen.calls == []
+
+
+def test_window_centres_on_the_matched_chunk():
+    parent = " ".join(f"w{i}" for i in range(300))
+    chunk = " ".join(f"w{i}" for i in range(150, 170))
+    text, cut = window(parent, chunk, 40, estimate_tokens)
+    assert cut and chunk in text and text.startswith("…") and text.endswith("…")
+
+
+# -- citations ------------------------------------------------------------------------------
+
+
+def test_invalid_citations_are_removed_and_flagged():
+    gen = ScriptedGenerator(["Inflation fell [1]", " and rates rose [7].", " Wages grew [2, 9]", " [12]."])
+    events = run(hard_filter_result(), gen)
+    done = events[-1]
+    assert isinstance(done, Done)
+    assert done.answer == "Inflation fell [1] and rates rose. Wages grew [2]."
+    assert done.citations == [1, 2] and done.invalid_citations == [7, 9, 12]
+    assert not done.unsupported
+    assert "".join(e.text for e in events if isinstance(e, Token)) == done.answer
+    assert "[7]" in render_answer(done) and "do not exist" in render_answer(done)
+
+
+def test_citation_split_across_tokens():
+    f = CitationFilter({1, 2})
+    out = "".join(f.feed(p) for p in ["See", " [", "1", "]", " and", " [", "3", "]", "."]) + f.flush()
+    assert out == "See [1] and." and f.cited == [1] and f.invalid == [3]
+
+
+def test_brackets_that_are_not_citations_pass_through():
+    text, cited, invalid = check_citations("A list [a, b] and a year [2010] stays [ok].", {1})
+    assert text == "A list [a, b] and a year [2010] stays [ok]."
+    assert cited == [] and invalid == []
+
+
+@given(st.text(alphabet="ab [],.0123456789\n", max_size=60), st.lists(st.integers(1, 8), max_size=6))
+@hsettings(max_examples=300, deadline=None)
+def test_streaming_filter_equals_whole_text_filter(text, cuts):
+    valid = {1, 2, 3}
+    whole, cited, invalid = check_citations(text, valid)
+    f = CitationFilter(valid)
+    pieces, pos = [], 0
+    for c in cuts:
+        pieces.append(text[pos:pos + c])
+        pos += c
+    pieces.append(text[pos:])
+    streamed = "".join(f.feed(p) for p in pieces) + f.flush()
+    assert streamed == whole
+    assert sorted(f.cited) == cited and sorted(f.invalid) == invalid
+
+
+def test_answer_without_valid_citations_is_flagged_and_evidence_stands():
+    gen = ScriptedGenerator(["Inflation", " is", " low", " [5]."])
+    done = run(decay_result(), gen)[-1]
+    assert done.unsupported and done.citations == [] and done.invalid_citations == [5]
+    text = render_answer(done)
+    assert NO_CITATION_NOTE in text and "Evidence:" in text and "Sources:" in text
+
+
+def test_sources_list_closes_the_rendered_answer():
+    done = run(decay_result(), ScriptedGenerator(["It is 2 per cent [1]."]))[-1]
+    text = render_answer(done)
+    assert text.index("Evidence:") < text.index("Sources:")
+    assert "[1] 2023-11-15 | Debate 2 | Jane Smith (doc-2)" in text
+    assert "also reported in: doc-9, doc-10" in text
+    golden("rendered_decay", text)
+
+
+def test_model_invented_source_list_is_cut():
+    gen = ScriptedGenerator(["Rates rose [1].", "\nSources:", " [1] made up"])
+    done = run(hard_filter_result(), gen)[-1]
+    assert done.answer == "Rates rose [1]."
+    assert gen.calls[0]["stop"] and gen.calls[0]["max_tokens"] == 64
+
+
+# -- evidence -------------------------------------------------------------------------------
+
+
+def test_evidence_cites_dated_best_sentences():
+    done = run(decay_result())[-1]
+    assert 1 <= len(done.evidence) <= 4
+    numbers = {s.number: s for s in done.sources}
+    for e in done.evidence:
+        assert e.number in numbers and e.date == numbers[e.number].date
+        assert e.sentence in numbers[e.number].passage
+        assert "nflation" in e.sentence  # the sentence that matches the query, not the first
+    assert [e.number for e in done.evidence] == sorted(e.number for e in done.evidence)
+
+
+def test_evidence_covers_every_period_first():
+    sources = [Source(i, f"d{i}", f"20{10 + i}-01-01", "t", "", f"Inflation sentence number {i} here.",
+                      group="older" if i < 5 else "newer", score=1.0 - i / 10) for i in range(1, 7)]
+    lines = evidence(sources, "inflation", limit=2)
+    assert {sources[e.number - 1].group for e in lines} == {"older", "newer"}
+
+
+def test_evidence_skips_duplicate_sentences():
+    s = [Source(1, "a", "2020-01-01", "t", "", "Rates rose today in the House."),
+         Source(2, "b", "2020-01-02", "t", "", "Rates rose today in the House.")]
+    assert len(evidence(s, "rates")) == 1
+
+
+# -- no documents ---------------------------------------------------------------------------
+
+
+def test_empty_period_does_not_call_the_model():
+    made = []
+
+    def factory():
+        made.append(1)
+        return ScriptedGenerator(["no"])
+
+    events = list(answer(empty_result(), {}, generator=factory, settings=Settings()))
+    assert made == []
+    assert isinstance(events[0], Retrieved) and events[0].sources == []
+    assert isinstance(events[1], Token)
+    done = events[-1]
+    assert done.no_documents and done.citations == [] and done.sources == []
+    assert done.answer.startswith("There are no documents from 2015 in this index.")
+    assert "October 2014 (before)" in done.answer and "February 2016 (after)" in done.answer
+    assert done.messages == []
+
+
+def test_comparison_with_every_period_empty_does_not_call_the_model():
+    res = comparison_result()
+    res.hits = []
+    gen = ScriptedGenerator(["no"])
+    done = run(res, gen)[-1]
+    assert gen.calls == [] and done.no_documents
+    assert done.answer == "There are no documents from 2012 or 2023 or March 2016 in this index."
+
+
+def test_comparison_with_one_empty_period_still_answers():
+    gen = ScriptedGenerator(["2012: high [1]. 2023: lower [2]."])
+    done = run(comparison_result(), gen)[-1]
+    assert len(gen.calls) == 1 and not done.no_documents and done.citations == [1, 2]
+
+
+def test_future_period_says_so():
+    tq = TQ("inflation in 2030?", "point_in_time", start=dt.date(2030, 1, 1), end=dt.date(2030, 12, 31))
+    msg = no_documents_message(result("hard_filter", tq, []))
+    assert msg.startswith("There are no documents from 2030 in this index.")
+    assert "after the as-of date, 2024-06-01" in msg
+
+
+def test_evidence_only_needs_no_model():
+    events = list(answer(decay_result(), {}, generator=lambda: pytest.fail("model loaded"),
+                         evidence_only=True))
+    done = events[-1]
+    assert done.answer == "" and done.evidence and done.sources and done.unsupported
+    assert done.messages == []  # no prompt was sent
+    text = render_answer(done)
+    assert "No answer was generated" in text and NO_CITATION_NOTE not in text
+
+
+def test_render_without_the_streamed_answer():
+    done = run(decay_result(), ScriptedGenerator(["Two per cent [1]."]))[-1]
+    rest = render_answer(done, with_answer=False)
+    assert "Two per cent" not in rest and rest.startswith("Evidence:")
+    assert render_answer(done).startswith("Two per cent [1].\n\nEvidence:")
+
+
+# -- streaming and cancelling ---------------------------------------------------------------
+
+
+def test_events_stream_in_order():
+    gen = ScriptedGenerator(["Rates", " rose", " [1]", "."])
+    events = run(hard_filter_result(), gen)
+    assert isinstance(events[0], Retrieved)
+    assert all(isinstance(e, Token) for e in events[1:-1]) and len(events) >= 4
+    assert isinstance(events[-1], Done) and not events[-1].stopped
+    assert events[-1].timings["first_token"] >= 0
+
+
+def test_cancel_mid_stream_stops_cleanly():
+    cancel = threading.Event()
+    produced = []
+
+    def script(messages):
+        for i in range(100):
+            if i == 3:
+                cancel.set()  # Esc pressed while the fourth piece is being written
+            produced.append(i)
+            yield f" w{i}"
+
+    done = run(decay_result(), ScriptedGenerator(script), cancel=cancel)[-1]
+    assert done.stopped and done.answer == "w0 w1 w2 w3"
+    assert len(produced) == 4  # the stream was closed, not drained
+    assert "(stopped)" in render_answer(done)
+
+
+def test_cancel_before_generation():
+    cancel = threading.Event()
+    cancel.set()
+    gen = ScriptedGenerator(["never"])
+    done = run(decay_result(), gen, cancel=cancel)[-1]
+    assert done.stopped and done.answer == "" and done.evidence
+
+
+def test_keyboard_interrupt_mid_stream_yields_stopped_done():
+    def script(messages):
+        yield "Partial [1]"
+        yield " answer"
+        raise KeyboardInterrupt
+
+    events = run(decay_result(), ScriptedGenerator(script))
+    done = events[-1]
+    assert isinstance(done, Done) and done.stopped
+    assert done.answer == "Partial [1] answer" and done.citations == [1]
+
+
+def test_done_to_dict_is_json():
+    done = run(evolution_result(), ScriptedGenerator(["Changed [1] [4]."]))[-1]
+    data = json.loads(json.dumps(done.to_dict()))
+    assert data["citations"] == [1, 4] and len(data["sources"]) == 4
+
+
+# -- end to end on a small index ------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def small_index(tmp_path_factory):
+    pytest.importorskip("trag_tui.query")
+    from trag_tui.index import open_index
+    from trag_tui.indexer import Indexer
+
+    tmp = tmp_path_factory.mktemp("answer-corpus")
+    rows = []
+    for year in (2012, 2016, 2020, 2023):
+        rows.append({"id": f"infl-{year}", "date": f"{year}-05-15", "title": f"Inflation {year}",
+                     "source": "MP", "text": f"In {year} the House discussed inflation. "
+                     f"Inflation stood at {year - 2010} per cent that spring, the minister said."})
+    (tmp / "docs.jsonl").write_text("\n".join(json.dumps(r) for r in rows))
+    s = Settings(db=tmp / "t.db", embedder="hash", k=4)
+    index = open_index(s.db, s, create=True)
+    Indexer(index.conn, index.path, index.embedder, s).run([tmp / "docs.jsonl"])
+    yield index
+    index.close()
+
+
+def test_ask_end_to_end(small_index):
+    gen = ScriptedGenerator(["It was 13 per cent [1]."])
+    events = list(ask(small_index, "What is the inflation rate now?", as_of=AS_OF, generator=gen))
+    retrieved, done = events[0], events[-1]
+    assert isinstance(retrieved, Retrieved) and retrieved.sources
+    assert retrieved.sources[0].date == "2023-05-15"  # newest first for a "now" question
+    assert done.citations == [1] and done.timings["retrieval"] > 0
+
+
+def test_ask_empty_period_end_to_end(small_index):
+    gen = ScriptedGenerator(["never"])
+    done = list(ask(small_index, "What was said about inflation in 2014?", as_of=AS_OF,
+                    generator=gen))[-1]
+    assert gen.calls == [] and done.no_documents
+    assert "There are no documents from 2014" in done.answer

@@ -1,0 +1,462 @@
+"""Answering a question: retrieval, the prompt, the streamed answer, and what backs it.
+
+The CLI, the chat app and the tests all consume the same stream of events from `ask`, so
+cancelling, citing and the no-documents rule behave the same everywhere. The default model is
+tiny and sometimes cites nothing or cites sources that do not exist, so citations are checked
+against the numbered context as they stream, and every answer carries a short extractive
+Evidence section taken straight from the sources: a reader can always see what supports it.
+"""
+from __future__ import annotations
+
+import contextlib
+import re
+import signal
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator, Mapping, Union
+
+from .context import STOP, Context, Source, build_context, fetch_passages, month_label, \
+    period_label, query_periods
+from .generation import GenerationError, Generator, count_messages, load_generator
+from .settings import Settings
+
+EVIDENCE_LINES = 4
+EVIDENCE_WORDS = 45
+NO_CITATION_NOTE = "The generated text cites no source; rely on the evidence below."
+NO_MODEL_NOTE = "No answer was generated; the evidence below is quoted from the sources."
+
+
+@dataclass(frozen=True)
+class EvidenceLine:
+    """One sentence quoted from a source, with the source's number and date."""
+
+    number: int
+    date: str | None
+    sentence: str
+
+
+@dataclass(frozen=True)
+class Retrieved:
+    """Retrieval is done: the search result and the numbered sources the answer may cite."""
+
+    result: Any  # trag_tui.retrieval.modes.SearchResult
+    sources: list[Source]
+
+
+@dataclass(frozen=True)
+class Token:
+    """A piece of answer text, already cleaned of invalid citations."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Done:
+    """The finished (or stopped) answer; `answer` equals the concatenated Token texts."""
+
+    answer: str
+    citations: list[int]
+    invalid_citations: list[int]
+    sources: list[Source]
+    evidence: list[EvidenceLine]
+    no_documents: bool = False
+    stopped: bool = False
+    unsupported: bool = False  # the generated text cites no valid source
+    messages: list[dict] = field(default_factory=list)  # the prompt sent (empty: no model call)
+    prompt_tokens: int = 0
+    timings: dict[str, float] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form (without the prompt)."""
+        return {
+            "answer": self.answer, "citations": self.citations,
+            "invalid_citations": self.invalid_citations,
+            "no_documents": self.no_documents, "stopped": self.stopped,
+            "unsupported": self.unsupported,
+            "evidence": [{"number": e.number, "date": e.date, "sentence": e.sentence}
+                         for e in self.evidence],
+            "sources": [s.to_dict() for s in self.sources],
+            "prompt_tokens": self.prompt_tokens,
+            "timings": {k: round(v, 4) for k, v in self.timings.items()},
+        }
+
+
+Event = Union[Retrieved, Token, Done]
+
+
+# -- citations ------------------------------------------------------------------------------
+
+_CITE = re.compile(r"([ \t]*)\[(\s*\d{1,3}(?:\s*[,;]\s*\d{1,3})*\s*)\]")
+# A tail that may still turn out to be (the whitespace before) a citation: hold it back.
+_HOLD = re.compile(r"\s*(?:\[[\d,;\s]{0,16})?\Z")
+
+
+class CitationFilter:
+    """Checks `[n]` citations in streamed text against the numbered sources, as it streams.
+
+    A citation of a number the context does not have is removed (with the space before it)
+    and recorded; text is held back only while a citation may still be forming, so what is
+    emitted never needs retracting and the pieces add up to the final answer exactly.
+    """
+
+    def __init__(self, valid: set[int]):
+        self.valid = valid
+        self.cited: list[int] = []
+        self.invalid: list[int] = []
+        self._pending = ""
+        self._started = False
+
+    def _replace(self, m: re.Match) -> str:
+        numbers = [int(n) for n in re.findall(r"\d+", m.group(2))]
+        good = [n for n in numbers if n in self.valid]
+        for n in numbers:
+            bucket = self.cited if n in self.valid else self.invalid
+            if n not in bucket:
+                bucket.append(n)
+        if not good:
+            return ""
+        if len(good) == len(numbers):
+            return m.group(0)
+        return m.group(1) + "[" + ", ".join(str(n) for n in good) + "]"
+
+    def feed(self, text: str) -> str:
+        """Take the next piece of model output; return the part that is safe to show."""
+        buf = _CITE.sub(self._replace, self._pending + text)
+        hold = _HOLD.search(buf)
+        cut = hold.start() if hold else len(buf)
+        out, self._pending = buf[:cut], buf[cut:]
+        return self._emit(out)
+
+    def flush(self) -> str:
+        """The end of output: anything held that is not trailing whitespace."""
+        rest, self._pending = self._pending, ""
+        return self._emit(rest.rstrip())
+
+    def _emit(self, out: str) -> str:
+        if not self._started:
+            out = out.lstrip()
+            self._started = bool(out)
+        return out
+
+
+def check_citations(text: str, valid: set[int]) -> tuple[str, list[int], list[int]]:
+    """Text with invalid citations removed, the valid numbers cited, and the invalid ones."""
+    f = CitationFilter(valid)
+    cleaned = f.feed(text) + f.flush()
+    return cleaned, sorted(f.cited), sorted(f.invalid)
+
+
+# -- evidence -------------------------------------------------------------------------------
+
+_STOPWORDS = frozenset("""
+a about above after again against all also am an and any are as at be because been before
+being below between both but by can could did do does doing down during each few for from
+further had has have having he her here hers him his how i if in into is it its itself just
+me more most my no nor not now of off on once only or other our out over own said same say
+says she should so some such than that the their them then there these they this those
+through to too under until up very was we were what when where which while who whom why
+will with would you your
+""".split())
+_WORDS = re.compile(r"[^\W_]+", re.UNICODE)
+_SENTENCES = re.compile(r"(?<=[.!?])[\"')\]]*\s+|\n+")
+
+
+def _stem(word: str) -> str:
+    word = word.lower()
+    return word[:6] if len(word) > 6 else word.rstrip("s") or word
+
+
+def content_words(text: str) -> set[str]:
+    """The words of a text that carry meaning, crudely stemmed, for overlap scoring."""
+    return {_stem(w) for w in _WORDS.findall(text)
+            if len(w) > 2 and w.lower() not in _STOPWORDS and not w.isdigit()}
+
+
+def sentences(text: str) -> list[str]:
+    """A passage split into sentences (ellipsis marks from trimming removed)."""
+    text = text.strip().strip("…").strip()
+    return [s.strip() for s in _SENTENCES.split(text) if s and s.strip()]
+
+
+def _shorten(sentence: str, words: int = EVIDENCE_WORDS) -> str:
+    parts = sentence.split()
+    return sentence if len(parts) <= words else " ".join(parts[:words]) + "…"
+
+
+def best_sentence(passage: str, query: set[str]) -> tuple[float, str]:
+    """The sentence of a passage that shares most words with the query, and its score."""
+    best: tuple[float, str] = (-1.0, "")
+    for i, s in enumerate(sentences(passage)):
+        n = len(s.split())
+        if n < 4:
+            continue
+        overlap = len(query & content_words(s))
+        # Prefer overlap, then sentences of readable length, then earlier ones.
+        score = overlap - 0.002 * abs(n - 25) - 0.001 * i
+        if score > best[0]:
+            best = (score, s)
+    if not best[1]:
+        return (0.0, _clean_sentence(passage))
+    return best[0], best[1]
+
+
+def _clean_sentence(text: str) -> str:
+    return " ".join(text.strip().strip("…").split())
+
+
+def evidence(sources: list[Source], query: str, limit: int = EVIDENCE_LINES) -> list[EvidenceLine]:
+    """The best sentence of each of the top sources (one per source), in source order.
+
+    Sources are taken by retrieval score, but every period block (evolution, comparison)
+    gets its best source first, so the evidence covers each period the answer speaks of.
+    """
+    words = content_words(query)
+    scored = []
+    for s in sources:
+        score, sentence = best_sentence(s.passage, words)
+        if sentence:
+            scored.append((score, s, sentence))
+    ranked = sorted(scored, key=lambda x: (-x[1].score, x[1].number))
+    picked: list[tuple[float, Source, str]] = []
+    seen_groups: set[str] = set()
+    for item in ranked:
+        g = item[1].group
+        if g is not None and g not in seen_groups:
+            seen_groups.add(g)
+            picked.append(item)
+    for item in ranked:
+        if item not in picked:
+            picked.append(item)
+    out: list[EvidenceLine] = []
+    seen_text: set[str] = set()
+    for _, s, sentence in picked:
+        key = sentence.lower()
+        if key in seen_text:
+            continue  # near-duplicate sources quote the same sentence
+        seen_text.add(key)
+        out.append(EvidenceLine(s.number, s.date, _shorten(sentence)))
+        if len(out) >= limit:
+            break
+    return sorted(out, key=lambda e: e.number)
+
+
+# -- no documents ---------------------------------------------------------------------------
+
+
+def no_documents_message(result) -> str | None:
+    """The plain statement for a question whose period holds no documents, else None.
+
+    Applies to a point-in-time question with an empty period, a comparison whose every
+    period is empty, and any question that found nothing at all.
+    """
+    if result.hits:
+        return None
+    q = result.query
+    if result.mode == "hard_filter":
+        text = f"There are no documents from {period_label(q.start, q.end)} in this index."
+        if q.start is not None and q.start > q.as_of:
+            text += f" That period starts after the as-of date, {q.as_of.isoformat()}."
+    elif result.mode == "comparison":
+        labels = [period_label(a, b) for a, b in query_periods(result)]
+        text = f"There are no documents from {' or '.join(labels)} in this index."
+    else:
+        return "No documents in this index match the question."
+    near = result.nearest or []
+    if near:
+        parts = [f"{month_label(n['month'])} ({n['side']})" for n in near]
+        text += " The nearest periods with matching documents: " + ", ".join(parts) + "."
+    elif result.mode == "hard_filter":
+        text += " No other period has matching documents either."
+    return text
+
+
+# -- asking ---------------------------------------------------------------------------------
+
+
+GeneratorSource = Union[Generator, Callable[[], Generator], None]
+
+
+def _resolve(generator: GeneratorSource, settings: Settings) -> Generator:
+    if generator is None:
+        return load_generator(settings)
+    if hasattr(generator, "stream"):
+        return generator  # type: ignore[return-value]
+    return generator()  # type: ignore[operator]
+
+
+def ask(index, question, *, as_of=None, generator: GeneratorSource = None,
+        settings: Settings | None = None, k: int | None = None, mode: str | None = None,
+        retriever=None, cancel: threading.Event | None = None,
+        evidence_only: bool = False) -> Iterator[Event]:
+    """Answer a question from an index as a stream of events: Retrieved, Token..., Done.
+
+    `generator` may be a Generator, a zero-argument factory, or None (the model from
+    settings, loaded only when an answer is actually generated). Setting `cancel`, or
+    Ctrl-C while the model runs, ends the stream with Done(stopped=True) and the text so far.
+    `evidence_only` skips the model: the answer is the evidence. A model that cannot be
+    loaded or a prompt that cannot fit raises GenerationError before Retrieved (the sources
+    are numbered with the model's own tokenizer, so they wait for it).
+    """
+    from .retrieval.modes import search
+
+    settings = settings or index.settings
+    started = time.perf_counter()
+    result = search(index, question, as_of=as_of, k=k or settings.k, mode=mode,
+                    settings=settings, retriever=retriever)
+    passages = fetch_passages(index.conn, result.hits)
+    retrieval = time.perf_counter() - started
+    yield from answer(result, passages, generator=generator, settings=settings, cancel=cancel,
+                      evidence_only=evidence_only,
+                      _timings={"retrieval": retrieval}, _started=started)
+
+
+def answer(result, passages: Mapping[int, str], *, generator: GeneratorSource = None,
+           settings: Settings | None = None, cancel: threading.Event | None = None,
+           evidence_only: bool = False, _timings: dict[str, float] | None = None,
+           _started: float | None = None) -> Iterator[Event]:
+    """The answer events for an already retrieved result (no database needed)."""
+    settings = settings or Settings()
+    started = _started if _started is not None else time.perf_counter()
+    timings = dict(_timings or {})
+
+    def elapsed() -> float:
+        return time.perf_counter() - started
+
+    empty = no_documents_message(result)
+    if empty is not None:
+        # Nothing to answer from: the model is not asked, so it cannot invent an answer.
+        yield Retrieved(result, [])
+        yield Token(empty)
+        timings["total"] = elapsed()
+        yield Done(empty, [], [], [], [], no_documents=True, timings=timings)
+        return
+
+    gen = None if evidence_only else _resolve(generator, settings)
+    timings["load"] = elapsed() - timings.get("retrieval", 0.0)
+    if gen is not None:
+        ctx = build_context(result, passages, n_ctx=gen.n_ctx, max_tokens=settings.max_tokens,
+                            count_tokens=gen.count_tokens,
+                            count_messages=lambda m: count_messages(gen, m))
+    else:
+        ctx = build_context(result, passages, n_ctx=settings.n_ctx, max_tokens=settings.max_tokens)
+    timings["assembly"] = elapsed() - timings["load"] - timings.get("retrieval", 0.0)
+    sources = ctx.sources
+    lines = evidence(sources, result.query.semantic_query or result.query.question)
+    yield Retrieved(result, sources)
+
+    if gen is None:
+        timings["total"] = elapsed()
+        yield Done("", [], [], sources, lines, unsupported=True, timings=timings)
+        return
+
+    text, stopped, filt, pieces = yield from _generate(gen, ctx, settings, cancel, timings, elapsed)
+    timings["total"] = elapsed()
+    gen_time = timings["total"] - timings.get("first_token", timings["total"])
+    if pieces > 1 and gen_time > 0:
+        timings["tokens_per_second"] = (pieces - 1) / gen_time
+    yield Done(text, sorted(filt.cited), sorted(filt.invalid), sources, lines,
+               stopped=stopped, unsupported=not filt.cited, messages=ctx.messages,
+               prompt_tokens=ctx.prompt_tokens, timings=timings)
+
+
+def _generate(gen: Generator, ctx: Context, settings: Settings, cancel, timings, elapsed):
+    """Stream the model's answer through the citation filter; returns what was produced."""
+    filt = CitationFilter({s.number for s in ctx.sources})
+    produced: list[str] = []
+    stopped = False
+    pieces = 0
+    if cancel is not None and cancel.is_set():
+        return "", True, filt, 0  # cancelled before the model started
+    stream = gen.stream(ctx.messages, max_tokens=settings.max_tokens,
+                        temperature=settings.temperature, stop=STOP, cancel=cancel)
+    try:
+        for piece in stream:
+            if pieces == 0:
+                timings["first_token"] = elapsed()
+            pieces += 1
+            out = filt.feed(piece)
+            if out:
+                produced.append(out)
+                yield Token(out)
+            if cancel is not None and cancel.is_set():
+                stopped = True
+                break
+    except KeyboardInterrupt:
+        # Ctrl-C in the CLI lands here while llama.cpp runs: keep what was written.
+        stopped = True
+    else:
+        # A generator may end early on its own when cancelled (during prompt evaluation).
+        stopped = stopped or (cancel is not None and cancel.is_set())
+    finally:
+        close = getattr(stream, "close", None)
+        if close is not None:
+            close()
+    tail = filt.flush()
+    if tail:
+        produced.append(tail)
+        yield Token(tail)
+    return "".join(produced), stopped, filt, pieces
+
+
+@contextlib.contextmanager
+def sigint_cancels(cancel: threading.Event) -> Iterator[threading.Event]:
+    """While inside, the first Ctrl-C sets `cancel` (the answer stops cleanly after the
+    current token); a second Ctrl-C interrupts as usual. Only the main thread can do this;
+    elsewhere it does nothing."""
+    if threading.current_thread() is not threading.main_thread():
+        yield cancel
+        return
+    previous = signal.getsignal(signal.SIGINT)
+
+    def handler(signum, frame):
+        if cancel.is_set():
+            raise KeyboardInterrupt
+        cancel.set()
+
+    signal.signal(signal.SIGINT, handler)
+    try:
+        yield cancel
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+# -- rendering ------------------------------------------------------------------------------
+
+
+def render_answer(done: Done, *, with_answer: bool = True) -> str:
+    """The answer, its Evidence and its Sources as Markdown-ish text for a terminal.
+
+    `with_answer=False` leaves out the answer text, for a caller that already streamed it.
+    """
+    lines: list[str] = []
+    if done.answer and with_answer:
+        lines.append(done.answer)
+    if done.stopped:
+        lines += ["", "(stopped)"]
+    if done.no_documents:
+        return "\n".join(lines) + "\n"
+    if not done.messages and done.evidence:
+        lines += ["", NO_MODEL_NOTE]
+    elif done.unsupported and done.evidence:
+        lines += ["", NO_CITATION_NOTE]
+    if done.invalid_citations:
+        lines += ["", "Removed citations of sources that do not exist: "
+                  + ", ".join(f"[{n}]" for n in done.invalid_citations) + "."]
+    if done.evidence:
+        lines += ["", "Evidence:"]
+        for e in done.evidence:
+            lines.append(f"- [{e.number}] {e.date or 'undated'}: \"{e.sentence}\"")
+    if done.sources:
+        lines += ["", "Sources:"]
+        for s in done.sources:
+            line = f"[{s.number}] {s.date or 'undated'} | {s.title or s.doc_id}"
+            if s.speaker:
+                line += f" | {s.speaker}"
+            line += f" ({s.doc_id})"
+            if s.also:
+                line += " — also reported in: " + ", ".join(s.also)
+            lines.append(line)
+    while lines and not lines[0]:
+        lines.pop(0)
+    return "\n".join(lines) + "\n"

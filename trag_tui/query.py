@@ -1,0 +1,620 @@
+"""Reading the time in a question, so that the retrieval mode can be chosen from it alone.
+
+A question over dated documents is really two questions: what it is about, and when. Asking
+"when" wrongly is the costly mistake (a filter to the wrong year finds nothing; a "current"
+question answered from 2016 is confidently out of date), so the reading is kept in one pure,
+deterministic function with the clock passed in, small enough to test exhaustively, and it says
+why it chose what it chose. The expressions it understands are listed in `query_rules`; this
+module combines them ("between X and Y", "since X", "Q1 and Q3 2025"), weighs the cue words and
+decides the intent, following the project's temporal-query contract.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from trag_tui import query_rules as R
+
+Intent = Literal["point_in_time", "current", "evolution", "comparison", "none"]
+Period = tuple["dt.date | None", "dt.date | None"]
+
+
+@dataclass(frozen=True)
+class TemporalQuery:
+    """What a question asks of time: its intent, its period(s), and the question without them."""
+
+    question: str
+    intent: Intent
+    start: dt.date | None
+    end: dt.date | None
+    periods: tuple[Period, ...]  # comparison periods in time order, else ()
+    semantic_query: str  # the question minus its time expressions; never empty
+    as_of: dt.date
+    confidence: float  # 0..1
+    expressions: tuple[str, ...]  # matched time expressions and cue words, for display
+    reason: str  # one sentence: why this intent
+
+    def to_dict(self) -> dict:
+        """JSON-ready form: dates as ISO strings or None, periods as [[start, end], ...]."""
+
+        def iso(day: dt.date | None) -> str | None:
+            return day.isoformat() if day else None
+
+        return {
+            "question": self.question,
+            "intent": self.intent,
+            "start": iso(self.start),
+            "end": iso(self.end),
+            "periods": [[iso(s), iso(e)] for s, e in self.periods],
+            "semantic_query": self.semantic_query,
+            "as_of": self.as_of.isoformat(),
+            "confidence": self.confidence,
+            "expressions": list(self.expressions),
+            "reason": self.reason,
+        }
+
+
+# --- finding time expressions ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Atom:
+    """One time expression found in the question, at [lo, hi)."""
+
+    lo: int
+    hi: int
+    found: R.Found
+    rule: str = ""  # the table row that read it, or "dateparser"
+
+    @property
+    def has_year(self) -> bool:
+        return self.found.kind == R.NAMED and self.found.rebase is None
+
+    def in_year(self, year: int) -> _Atom:
+        start, end = self.found.rebase(year)
+        # With its year written next to it, "Q1" is as certain as "Q1 2025".
+        return replace(self, found=replace(self.found, start=start, end=end, rebase=None, confidence=0.95))
+
+
+#: Beyond this many expressions the input is not a question; later ones are ignored.
+_MAX_ATOMS = 12
+#: Only this much of a question is read: past it, the input is a document pasted in, not a
+#: question, and scanning it all would cost tens of milliseconds for nothing.
+_MAX_SCAN = 2000
+#: How many leftover digit-bearing words may be shown to dateparser (it is slow).
+_MAX_FALLBACKS = 3
+
+
+def _find_atoms(text: str, as_of: dt.date) -> list[_Atom]:
+    """Every expression the rule table reads, then leftovers dateparser reads; in text order."""
+    atoms: list[_Atom] = []
+    for rule in R.RULES:
+        for m in rule.pattern.finditer(text):
+            if any(a.lo < m.end() and m.start() < a.hi for a in atoms):
+                continue
+            try:
+                found = rule.handler(m, as_of)
+            except (ValueError, OverflowError):
+                # An impossible date ("31 February 2023") or one beyond year 9999 reads as no date.
+                continue
+            if found is not None:
+                atoms.append(_Atom(m.start(), m.end(), found, rule.name))
+                if len(atoms) >= _MAX_ATOMS:
+                    return sorted(atoms, key=lambda a: a.lo)
+    return sorted(_dateparser_atoms(text, as_of, atoms), key=lambda a: a.lo)
+
+
+_WORD = R.LazyPattern(r"\S+")
+_TIME_OF_DAY = R.LazyPattern(r"\d\s*(?:am|pm|h)\b|\d:\d")
+_DAY_OR_YEAR = R.LazyPattern(r"[\(\[«\"']?(?:[0-3]?\d(?:st|nd|rd|th|er|e|\.|º|°)?|[12]\d{3})[,.;:?!\)\]»\"']*")
+
+
+def _dateparser_atoms(text: str, as_of: dt.date, atoms: list[_Atom]) -> list[_Atom]:
+    """Dates in words the table does not list ("il 12 maggio 2023"), read by dateparser.
+
+    Only short windows around leftover words that contain a digit are tried: dateparser is slow
+    on whole sentences and reads nonsense into bare numbers ("at 5" becomes May). A window may
+    take in a bare year the table already read ("2023" there), which it then replaces.
+    """
+    words = list(_WORD.finditer(text))
+
+    def holder(w: re.Match[str]) -> _Atom | None:
+        return next((a for a in atoms if a.lo < w.end() and w.start() < a.hi), None)
+
+    owners = [holder(w) for w in words]
+    absorbable = [o is None or (o.rule == "year" and o.lo >= w.start() and o.hi <= w.end() + 8)
+                  for o, w in zip(owners, words)]
+    tried = 0
+    for i, word in enumerate(words):
+        if tried >= _MAX_FALLBACKS:
+            break
+        if owners[i] is not None or not _DAY_OR_YEAR.fullmatch(word.group()):
+            continue  # "G7", "COVID-19", "30000": not a day or a year
+        tried += 1
+        # A year the table read a few words on is most likely this date's ("15 de março de 2021"),
+        # so windows reaching it come first; then the longest windows.
+        year_at = next((j for j in range(i + 1, min(i + 5, len(words))) if owners[j] is not None), None)
+        reach = [(i, year_at), (i - 1, year_at)] if year_at is not None and absorbable[year_at] else []
+        for lo, hi in reach + [(i, i + 3), (i - 1, i + 3), (i, i + 2), (i - 1, i + 2), (i - 2, i),
+                               (i - 1, i + 1), (i, i + 1), (i - 1, i)]:
+            lo, hi = max(lo, 0), min(hi, len(words) - 1)
+            if not all(absorbable[lo: hi + 1]):
+                continue
+            start, end = words[lo].start(), words[hi].end()
+            chunk = text[start:end].strip(" ,.;:?!()\"'«»¿¡")
+            if _TIME_OF_DAY.search(chunk):
+                continue
+            if not any(w.lower() in R.dateparser_vocabulary() for w in re.findall(r"[^\W\d_]+", chunk)):
+                continue  # no month, weekday or "ago" word: a bare number is a count, not a date
+            read = R.dateparser_read(chunk, as_of)
+            if read is None:
+                continue
+            years = re.findall(r"(?<!\d)\d{4}(?!\d)", chunk)
+            if years and str(read[0].year) not in years:
+                continue  # dateparser misread the year ("в 2015 году" as year 10)
+            absorbed = {id(o) for o in owners[lo: hi + 1] if o is not None}
+            atoms = [a for a in atoms if id(a) not in absorbed]
+            start_day, end_day = R.unit_span(*read)  # dateparser's granularity names a calendar unit
+            atoms.append(_Atom(start, end, R.Found(start_day, end_day, R.NAMED, None, 0.7), "dateparser"))
+            owners[lo: hi + 1] = [atoms[-1]] * (hi + 1 - lo)
+            absorbable[lo: hi + 1] = [False] * (hi + 1 - lo)
+            break
+    return atoms
+
+
+# --- combining expressions: ranges, lists, since/before/as of --------------------------------
+
+_ARTICLE = r"(?:(?:the|le|la|les|l['’]|der|die|das|dem|den|el|los|las)\s+)?"
+_PREFIXES = [  # (how, pattern) tried in order against the text just before an expression
+    ("compared", r"(?:compared|comparison|comparé|comparée|verglichen|comparación|comparado|сравнению|"
+        r"сравнении)\s+(?:with|to|à|au|mit|con|с|со)"),
+    ("as_of", r"as\s+(?:of|at|on)|as\s+it\s+stood\s+(?:in|on)|à\s+la\s+date\s+d[ue]|en\s+date\s+d[ue]|"
+        r"(?:zum\s+)?stand(?:\s+(?:vom|von))?|a\s+fecha\s+de|по\s+состоянию\s+на"),
+    ("between", r"between|entre|zwischen|между"),
+    ("week_of", r"(?:the\s+)?week\s+(?:of|beginning|starting|commencing|ending)|la\s+semaine\s+du|"
+        r"die\s+woche\s+vom|la\s+semana\s+del"),
+    ("since", r"(?:ever\s+)?since|starting\s+(?:in|from)|as\s+from|beginning\s+in|depuis|à\s+partir\s+d[eu']?|"
+        r"dès|seit|ab|desde|a\s+partir\s+de|с|со|начиная\s+с"),
+    ("after", r"after|post|following|later\s+than|après|nach|después\s+de(?:l)?|posterior\s+a|после"),
+    ("before", r"before|prior\s+to|pre|earlier\s+than|avant|vor|antes\s+de(?:l)?|до|перед"),
+    ("until", r"until|till|til|up\s+(?:to|until)|through|thru|by|no\s+later\s+than|jusqu['’]\s*(?:en|à|au)|"
+        r"jusqu['’]à|bis(?:\s+(?:zum|zur|ins|in))?|hasta"),
+    # Last, so that the "de" of "antes de" is not read as "from". Russian "с" and Spanish "desde"
+    # are listed under "since": they open a range too ("с 2019 по 2021").
+    ("from", r"from|de|du|des|von|vom"),
+]
+_PREFIX_RES = [(how, R.LazyPattern(rf"(?:^|(?<=[\s(,;]))(?:{p})[\s-]*{_ARTICLE}$")) for how, p in _PREFIXES]
+_AND_GAP = R.LazyPattern(rf"\s*(?:and|et|und|y|и|&)\s+{_ARTICLE}")
+_RANGE_GAP = R.LazyPattern(
+    rf"\s*(?P<j>to|until|till|through|thru|up\s+to|[-–—]|bis|hasta|a|à|au|jusqu['’]\s*(?:en|à|au)|по|"
+    rf"до)\s*{_ARTICLE}")
+_WEAK_RANGE_JOINERS = {"a", "à", "au", "по", "до"}  # need "de"/"desde"/"с" before the first end
+_LIST_GAP = R.LazyPattern(
+    r"\s*(?P<comma>,\s*)?(?P<j>(?:and|or|&|vs\.?|versus|v\.|et|ou|und|oder|y|o|и|или|with|against|"
+    r"compared\s+(?:with|to)|"
+    r"relative\s+to|par\s+rapport\s+(?:à|au)|im\s+vergleich\s+(?:zu|zum)|verglichen\s+mit|frente\s+a|"
+    r"по\s+сравнению\s+с|"
+    r"против|contre|gegenüber)\s+)?(?:(?:in|on|during|for|en|dans|im|am|durante|в|во|the|le|la|les|der|die|das|"
+    r"el|los|las)\s+)*",
+)
+_SHARE_GAP = R.LazyPattern(
+    rf"\s*,?\s*(?:(?:and|or|&|to|until|till|through|thru|[-–—]|bis|und|oder|et|ou|à|au|y|o|a|hasta|и|или|по|до|"
+    rf"vs\.?|versus)\s*)?{_ARTICLE}",
+)
+_TO_NOW = R.LazyPattern(
+    r"\s*(?:to|until|till|through|up\s+(?:to|until)|[-–—]|bis|à|a|hasta|jusqu['’]à|по|до)\s+(?:the\s+)?"
+    r"(?:now|present(?:\s+day)?|date|jetzt|nos\s+jours|ce\s+jour|présent|ahora|la\s+fecha|el\s+presente|"
+    r"настоящее\s+время|сих\s+пор|сей\s+день|наших\s+дней)(?!\w)",
+)
+
+
+@dataclass(frozen=True)
+class _Item:
+    """A period the question names: one expression, or two joined as a range, with a modifier."""
+
+    lo: int
+    hi: int
+    how: str  # "in", "since", "after", "before", "until", "as_of", "range", "between"
+    parts: tuple[_Atom, ...]
+    listed: bool = False  # joined to a neighbour by "and", "or", "vs", a comma...
+
+    def span(self, as_of: dt.date) -> tuple[dt.date | None, dt.date | None, bool]:
+        """(start, end, clipped): the period, and whether it had to be bent to fit as_of."""
+        first, last = self.parts[0].found, self.parts[-1].found
+        if self.how in ("range", "between"):
+            return min(first.start, last.start), max(first.end, last.end), False
+        if self.how in ("since", "after"):
+            start = first.start if self.how == "since" else R.add_days(first.end, 1)
+            if start > as_of:  # "since 2030": nothing can be dated there; read it as as_of alone
+                return as_of, as_of, True
+            return start, as_of, False
+        if self.how == "before":
+            return None, R.add_days(first.start, -1), False
+        if self.how == "until":
+            return None, first.end, False
+        if self.how == "as_of":
+            return None, min(first.end, as_of), first.end > as_of
+        if self.how == "week_of":
+            return R.unit_span(first.start, "week") + (False,)
+        return first.start, first.end, False
+
+    @property
+    def is_span(self) -> bool:
+        """A stretch of time something can move across, rather than one named period."""
+        return self.how not in ("in", "week_of") or self.parts[0].found.kind in (R.TRAILING, R.TO_DATE, R.RANGE)
+
+
+def _prefix(before: str) -> tuple[str, int]:
+    """The modifier word(s) just before an expression, and where they start."""
+    tail = before[-40:]
+    for how, pattern in _PREFIX_RES:
+        m = pattern.search(tail)
+        if m:
+            return how, len(before) - len(tail) + m.start()
+    return "in", len(before)
+
+
+def _share_years(text: str, atoms: list[_Atom]) -> list[_Atom]:
+    """Give "July" in "July and October 2025" (or "Q1" in "Q1 to Q3 2025") the written year."""
+    atoms = list(atoms)
+    for i in range(len(atoms) - 2, -1, -1):
+        a, b = atoms[i], atoms[i + 1]
+        gap = text[a.hi: b.lo]
+        if a.found.rebase is None or not b.has_year or not gap.strip() or not _SHARE_GAP.fullmatch(gap):
+            continue
+        year = b.found.start.year
+        try:
+            shared = a.in_year(year)
+            if shared.found.start > b.found.start and _RANGE_GAP.fullmatch(gap):
+                shared = a.in_year(year - 1)  # "from November to March 2024" starts in 2023
+        except ValueError:
+            continue  # "29 February and 1 March 2023": no such day that year; keep the own reading
+        atoms[i] = shared
+    return atoms
+
+
+def _group(text: str, atoms: list[_Atom]) -> list[_Item]:
+    """Join expressions into the periods the question names."""
+    items: list[_Item] = []
+    i, floor = 0, 0
+    while i < len(atoms):
+        a = atoms[i]
+        how, lo = _prefix(text[floor: a.lo])
+        lo += floor
+        b = atoms[i + 1] if i + 1 < len(atoms) else None
+        gap = text[a.hi: b.lo] if b else ""
+        ranged = _RANGE_GAP.fullmatch(gap) if b else None
+        if b and how == "between" and _AND_GAP.fullmatch(gap):
+            items.append(_Item(lo, b.hi, "between", (a, b)))
+            i += 2
+        elif b and ranged and (ranged["j"].lower() not in _WEAK_RANGE_JOINERS or how in ("from", "since")):
+            items.append(_Item(lo if how in ("from", "since", "between") else a.lo, b.hi, "range", (a, b)))
+            i += 2
+        else:
+            to_now = _TO_NOW.match(text, a.hi)
+            if to_now:  # "from 2019 to the present" is "since 2019"
+                items.append(_Item(lo if how in ("from", "since") else a.lo, to_now.end(), "since", (a,)))
+            elif how in ("from", "between", "compared"):
+                # "speeches from 2019" are speeches of 2019; the word stays outside the period
+                items.append(_Item(a.lo, a.hi, "in", (a,)))
+            else:
+                items.append(_Item(lo, a.hi, how, (a,)))
+            i += 1
+        floor = items[-1].hi
+    # "last month's debates": the possessive belongs to the expression
+    items = [replace(it, hi=it.hi + 2) if text[it.hi: it.hi + 2] in ("'s", "’s") else it for it in items]
+    for k in range(1, len(items)):
+        m = _LIST_GAP.fullmatch(text[items[k - 1].hi: items[k].lo])
+        if m and (m["comma"] or m["j"]):
+            items[k - 1] = replace(items[k - 1], listed=True)
+            items[k] = replace(items[k], listed=True)
+    return items
+
+
+# --- deciding the intent ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Cues:
+    """The intent-bearing words found outside the time expressions."""
+
+    current: list[str]
+    evolution: list[str]
+    trend: list[str]
+    change: list[str]
+    change_between: bool
+    comparison: list[str]
+    role: str | None  # also a present-progressive question ("What is the government planning?")
+    quantity: str | None
+    past: bool
+
+
+def _found(pattern: R.LazyPattern, text: str) -> list[str]:
+    return [" ".join(m.group(0).split()) for m in pattern.finditer(text)]
+
+
+def _quantity(text: str) -> str | None:
+    """The "what is the <changing quantity>" clause of a present-tense question, if any."""
+    m = R.HOW_MUCH.search(text)
+    if m:
+        return m.group(0)
+    for m in R.QUANTITY_QUESTION.finditer(text):
+        if m["np"]:
+            words = [w.lower().removesuffix("'s").removesuffix("’s") for w in m["np"].split()]
+            if words[-1] in R.FIXED_HEADS:
+                continue
+            if any(w in R.QUANTITY_WORDS for w in words):
+                return m.group(0)
+        elif m["np_fr"] or m["np_es"]:
+            if (m["np_fr"] or m["np_es"]).lower() in R.QUANTITY_WORDS:
+                return m.group(0)
+        elif m["np_de"]:
+            noun = m["np_de"].lower()
+            if not noun.endswith(("gesetz", "abkommen", "vertrag")) and noun.endswith(R.QUANTITY_SUFFIXES):
+                return m.group(0)
+        elif m["np_ru"] and m["np_ru"].lower().startswith(R.QUANTITY_STEMS):
+            return m.group(0)
+    return None
+
+
+def _change_words(pattern: R.LazyPattern, masked: str) -> list[str]:
+    """Evolution words, except those a "latest"/"recent" names the newest of ("latest developments")."""
+    return [m.group(0) for m in pattern.finditer(masked)
+            if not R.CURRENT_BEFORE.search(masked[max(0, m.start() - 30): m.start()])]
+
+
+def _cues(text: str, masked: str) -> _Cues:
+    """The cue words of a question, looked for in `masked` (time expressions blanked out)."""
+    evolution = _change_words(R.EVOLUTION_CUES, masked)
+    trend = _change_words(R.TREND_CUES, masked)
+    role = R.ROLE_QUESTION.search(masked) or R.PRESENT_PROGRESSIVE.search(masked)
+    return _Cues(
+        current=_found(R.CURRENT_CUES, masked),
+        evolution=evolution,
+        trend=trend,
+        change=_found(R.CHANGE_CUES, masked),
+        change_between=bool(R.CHANGE_BETWEEN.search(text)),
+        comparison=_found(R.COMPARISON_CUES, masked),
+        role=role.group(0).strip() if role else None,
+        quantity=_quantity(masked),
+        past=bool(R.PAST_TENSE.search(masked)),
+    )
+
+
+@dataclass(frozen=True)
+class _Decision:
+    """An intent with its dates, how sure it is, why, and the cue words that decided it."""
+
+    intent: Intent
+    start: dt.date | None
+    end: dt.date | None
+    periods: tuple[Period, ...]
+    confidence: float
+    reason: str
+    cues: tuple[str, ...]
+
+
+def _q(text: str) -> str:
+    return f"'{text}'"
+
+
+def _time_order(periods: list[Period]) -> tuple[Period, ...]:
+    # An open start sorts by its end: "the present state" (None, as_of) comes after 2019.
+    return tuple(sorted(periods, key=lambda p: (p[0] or p[1] or dt.date.min, p[1] or dt.date.max)))
+
+
+def _cover(spans: list[tuple[dt.date | None, dt.date | None, bool]]) -> tuple[dt.date | None, dt.date | None]:
+    """The whole stretch several periods span; open if any of them is open at that end."""
+    starts, ends = [s for s, _, _ in spans], [e for _, e, _ in spans]
+    return (None if None in starts else min(starts)), (None if None in ends else max(ends))
+
+
+def _decide(text: str, items: list[_Item], future: list[_Atom], cues: _Cues, as_of: dt.date) -> _Decision:
+    """Pick the intent and its dates from the periods and cue words, per the contract."""
+    as_of_items = [it for it in items if it.how == "as_of"]
+    named_items = [it for it in items if it.how != "as_of"]
+    named = ", ".join(_q(text[it.lo: it.hi].strip()) for it in named_items)
+    confidence = min([0.95] + [a.found.confidence for it in items for a in it.parts])
+    spans = [it.span(as_of) for it in named_items]
+    if any(clipped for _, _, clipped in spans):
+        confidence = min(confidence, 0.3)
+    state = cues.current or cues.role or cues.quantity
+    today_only = bool(named_items) and all(it.how == "in" and it.parts[0].found.kind == R.TODAY for it in named_items)
+    if today_only and state and not cues.past:  # "What is the inflation rate today?" asks for now
+        named_items, spans = [], []
+
+    # comparison: two or more periods set against each other
+    separate: list[Period] = []
+    for it, (s, e, _) in zip(named_items, spans):
+        if it.how == "between":
+            separate.extend((p.found.start, p.found.end) for p in it.parts)
+        else:
+            separate.append((s, e))
+    between_change = any(it.how == "between" for it in named_items) and (cues.change_between or cues.change)
+    listed = any(it.listed for it in named_items)
+    if len(separate) >= 2 and (cues.comparison or listed or between_change):
+        why = cues.comparison[:1] or (["change between"] if between_change else [])
+        ordered = _time_order(separate)
+        conf = confidence if why else min(confidence, 0.7)
+        reason = (f"{_q(why[0])} sets {named} against each other" if why
+                  else f"{named} are named side by side as separate periods")
+        return _Decision("comparison", ordered[0][0], ordered[-1][1], ordered, conf, reason, tuple(why))
+    if cues.comparison and len(separate) == 1 and state:  # "How does inflation now compare with 2019?"
+        ordered = _time_order([separate[0], (None, as_of)])
+        return _Decision("comparison", ordered[0][0], ordered[-1][1], ordered, min(confidence, 0.6),
+                         f"{_q(cues.comparison[0])} sets {named} against the present state",
+                         (cues.comparison[0], *cues.current[:1]))
+
+    if as_of_items and not named_items:
+        it = as_of_items[0]
+        _, end, clipped = it.span(as_of)
+        return _Decision("current", None, end, (), 0.3 if clipped else confidence,
+                         f"{_q(text[it.lo: it.hi].strip())} asks for the state at the end of that period", ())
+
+    # evolution: how something moved, across at most one span; a trend or a change asked about
+    # inside one named period is read from that period's documents instead
+    strong, weak = cues.evolution, cues.trend + cues.change
+    if strong or (weak and (not named_items or (len(named_items) == 1 and named_items[0].is_span))):
+        why = (strong or weak)[0]
+        if not named_items:
+            return _Decision("evolution", None, None, (), 0.9 if strong else 0.75,
+                             f"{_q(why)} asks how something changed over time, with no span named", (why,))
+        start, end = _cover(spans)
+        conf = min(confidence, 0.9 if strong else 0.8) if len(named_items) == 1 else min(confidence, 0.6)
+        return _Decision("evolution", start, end, (), conf,
+                         f"{_q(why)} asks how something changed over time, bounded by {named}", (why,))
+
+    if cues.current and named_items:
+        # "the most recent statement in 2019": the latest state within that period, read like
+        # "as of" its end (the contract keeps point_in_time for periods without such cues)
+        _, end = _cover(spans)
+        end = as_of if end is None or end > as_of else end
+        return _Decision("current", None, end, (), min(confidence, 0.6),
+                         f"{_q(cues.current[0])} asks for the latest state up to the end of {named}",
+                         (cues.current[0],))
+    if len(named_items) == 1:
+        s, e, _ = spans[0]
+        it = named_items[0]
+        relative = it.parts[0].found.kind in (R.RELATIVE, R.TRAILING, R.TO_DATE, R.TODAY)
+        what = ("a range" if it.how in ("range", "between") else
+                "an open-ended period" if it.how not in ("in", "week_of") else
+                "a period relative to as_of" if relative else
+                "a period")
+        return _Decision("point_in_time", s, e, (), confidence, f"{named} names {what}", ())
+    if named_items:
+        start, end = _cover(spans)
+        return _Decision("point_in_time", start, end, (), min(confidence, 0.5),
+                         f"{named} name several periods with no comparison wording; all between is searched", ())
+
+    if state:
+        if cues.current:
+            why, reason, conf = cues.current[0], f"{_q(cues.current[0])} asks for the latest state", 0.9
+        elif cues.role:
+            why, reason, conf = cues.role, f"{_q(cues.role)} asks about the present state of affairs", 0.75
+        else:
+            why = cues.quantity or ""
+            reason, conf = f"{_q(why.strip())} asks the present value of a changing quantity", 0.75
+        return _Decision("current", None, as_of, (), conf, reason, (why.strip(),))
+    if future:
+        what = text[future[0].lo: future[0].hi].strip()
+        return _Decision("current", None, as_of, (), 0.3 if cues.past else 0.6,
+                         f"{_q(what)} lies after as_of, so the latest documents are the best evidence", ())
+    return _Decision("none", None, None, (), 0.8, "no time expression or time cue word", ())
+
+
+# --- the question without its time -----------------------------------------------------------
+
+# A preposition directly before a removed period goes with it ("in 2015", "за последние").
+_LEADING_PREP = R.LazyPattern(
+    r"(?:^|(?<=\s))(?:in|on|at|during|for|over|within|of|from|throughout|around|circa|en|dans|au|aux|pendant|"
+    r"durant|im|am|um|während|durante|el|в|во|на|за)\s+$",
+)
+_SCAFFOLD = R.LazyPattern(
+    r"^\s*(?:(?:what|who|whom|whose|which|when|where|why|how)(?:['’]s)?(?:\s+(?:much|many|far|long|"
+    r"often))?\s+)?"
+    r"(?:(?:is|are|was|were|am|do|does|did|has|have|had|will|would|can|could|should|shall|might|must|been|"
+    r"being|be)\s+)*"
+    r"(?:(?:the|a|an)\s+)?",
+)
+_COMPARE_VERB = R.LazyPattern(r"^\s*(?:compare|comparer|compara|comparar|vergleiche|vergleichen\s+sie|сравните|"
+    r"сравни)\b")
+# Words that carry nothing to search for: a query made only of these is no query at all.
+_STOPWORDS = frozenset(
+    "the and was were what who how did does has have had been being are with from that this which when where "
+    "why for about les des une est que qui das die der und ist wie los las del que для что как это "
+    "happen happened happening say said says discuss discussed compare compared change changed differ tell "
+    "told summarise summarize show list give done made make mentioned talk talked wrote written there "
+    "any".split()
+)
+
+
+def _with_prep(text: str, lo: int, hi: int) -> tuple[int, int]:
+    """Widen a time span over the preposition directly before it."""
+    window = text[max(0, lo - 12): lo]
+    prep = _LEADING_PREP.search(window)
+    return (lo - len(window) + prep.start(), hi) if prep else (lo, hi)
+
+
+def _cut(text: str, spans: list[tuple[int, int]]) -> str:
+    out, pos = [], 0
+    for lo, hi in sorted(spans):
+        out.append(text[pos: max(pos, lo)])
+        out.append(" ")
+        pos = max(pos, hi)
+    out.append(text[pos:])
+    return _tidy("".join(out))
+
+
+def _tidy(text: str) -> str:
+    text = " ".join(text.split())
+    text = re.sub(r"\s+([,.;:?!])", r"\1", text)
+    text = re.sub(r"([,;:])(?:\s*[,;:])+", r"\1", text)
+    return re.sub(r"^\W+|[\s,;:.?!¿¡–—-]+$", "", text)
+
+
+def _meaningful(text: str) -> bool:
+    return any(w.lower() not in _STOPWORDS for w in re.findall(r"[^\W\d_]{3,}", text))
+
+
+def _semantic_query(text: str, time_spans: list[tuple[int, int]], cue_spans: list[tuple[int, int]]) -> str:
+    """The question with its time (and "now" words) taken out; less is taken if nothing is left."""
+    time_spans = [_with_prep(text, lo, hi) for lo, hi in time_spans]
+    stripped = _cut(text, time_spans + cue_spans)
+    candidates = [_tidy(_SCAFFOLD.sub("", stripped, count=1)), stripped]
+    if time_spans:
+        candidates.append(_cut(text, time_spans))
+    return next((c for c in candidates if _meaningful(c)), text.strip() or text)
+
+
+# --- the entry point -------------------------------------------------------------------------
+
+
+def parse(question: str, as_of: dt.date) -> TemporalQuery:
+    """Read a question's temporal intent and period(s) as seen from `as_of`; never raises on text."""
+    if isinstance(as_of, dt.datetime):
+        as_of = as_of.date()
+    question = question if isinstance(question, str) else str(question)
+    text = question[:_MAX_SCAN]
+    atoms = _share_years(text, _find_atoms(text, as_of))
+    # A period that begins after as_of ("next year", "the 2030 target") holds no documents: it is
+    # not filtered on, and on its own makes the question one for the latest documents.
+    future = [a for a in atoms if a.found.kind == R.FUTURE or a.found.start > as_of]
+    items = _group(text, [a for a in atoms if a not in future])
+
+    masked = list(text)
+    for lo, hi in [(it.lo, it.hi) for it in items] + [(a.lo, a.hi) for a in future]:
+        masked[lo:hi] = "§" * (hi - lo)  # a placeholder no cue word can match or straddle
+    cues = _cues(text, "".join(masked))
+    decision = _decide(text, items, future, cues, as_of)
+
+    time_spans = [(it.lo, it.hi) for it in items] + [(a.lo, a.hi) for a in future]
+    # "2019 and 2023": the joiner between listed periods goes with them
+    joiners = [(a.hi, b.lo) for a, b in zip(items, items[1:]) if a.listed and b.listed]
+    cue_spans = [(m.start(), m.end()) for m in R.STRIPPABLE_CUES.finditer("".join(masked))]
+    if decision.intent == "comparison":
+        # an imperative "Compare ..." only says what to do with the periods
+        cue_spans += [(m.start(), m.end()) for m in _COMPARE_VERB.finditer(text)]
+    semantic = _semantic_query(text, time_spans + joiners, cue_spans)
+
+    confidence = decision.confidence
+    if not re.search(r"[^\W\d_]", text):
+        confidence = min(confidence, 0.1 if text.strip() else 0.0)  # no words at all: not a question
+    elif len(question) > 1000 or len(atoms) >= _MAX_ATOMS:
+        confidence = min(confidence, 0.4)
+    expressions = tuple(dict.fromkeys(
+        [" ".join(text[lo:hi].split()) for lo, hi in time_spans] + list(decision.cues)
+    ))
+    return TemporalQuery(
+        question=question,
+        intent=decision.intent,
+        start=decision.start,
+        end=decision.end,
+        periods=decision.periods,
+        semantic_query=semantic,
+        as_of=as_of,
+        confidence=round(confidence, 2),
+        expressions=tuple(e for e in expressions if e),
+        reason=decision.reason,
+    )

@@ -1,0 +1,35 @@
+"""One source's whole passage over the full screen, where there is no room beside the list."""
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import ModalScreen
+
+from ..widgets.passage import PassageView
+
+
+class PassageScreen(ModalScreen[None]):
+    """Reads one passage; Esc or q returns to the conversation."""
+
+    BINDINGS = [Binding("escape,q", "close", "Back")]
+
+    def __init__(self, source: Any, query: str) -> None:
+        super().__init__()
+        self.source, self.query_text = source, query
+
+    def compose(self) -> ComposeResult:
+        view = PassageView(id="passage-full")
+        view.border_title = f"Source [{self.source.number}]"
+        view.border_subtitle = "Esc to go back"
+        yield view
+
+    def on_mount(self) -> None:
+        view = self.query_one(PassageView)
+        view.show(self.source, self.query_text)
+        view.focus()
+
+    def action_close(self) -> None:
+        """Back to the conversation."""
+        self.dismiss(None)

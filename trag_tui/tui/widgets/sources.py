@@ -1,0 +1,142 @@
+"""The numbered sources of the current answer, and the passage of the one selected.
+
+Moving through the list previews a passage beside it on wide screens; choosing one (Enter or a
+click) posts `SourceOpened`, which the screen turns into a full-screen reader where there is no
+room beside the list.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widgets import OptionList
+from textual.widgets.option_list import Option
+
+from .passage import PassageView
+
+SCORE_KEYS = ("bm25", "dense", "fused", "decay", "centrality", "final")
+
+
+@dataclass
+class SourceOpened(Message):
+    """The user chose a source to read in full."""
+
+    source: Any
+    query: str
+
+
+def snippet(text: str, width: int = 160) -> str:
+    """A passage squeezed to one short paragraph."""
+    text = re.sub(r"\s+", " ", text or "").strip()
+    return text if len(text) <= width else text[: width - 1].rsplit(" ", 1)[0] + "…"
+
+
+def source_prompt(source: Any, scores: dict[str, float] | None = None) -> Text:
+    """How one source reads in the list: number, date, title, speaker, then a snippet."""
+    line = Text()
+    line.append(f"[{source.number}] ", style="bold")
+    line.append(f"{source.date or 'undated'}  ", style="bold cyan")
+    line.append(source.title or source.doc_id)
+    if getattr(source, "speaker", ""):
+        line.append(f" — {source.speaker}", style="italic")
+    line.append("\n")
+    line.append(snippet(source.passage), style="dim")
+    if scores:
+        line.append("\n")
+        line.append("  ".join(f"{k} {scores[k]:.3f}" for k in SCORE_KEYS if k in scores),
+                    style="magenta")
+    return line
+
+
+class SourcesPane(Vertical):
+    """The list of sources and, on wide screens, the selected passage."""
+
+    explain: reactive[bool] = reactive(False)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.sources: list[Any] = []
+        self.query_text = ""
+        self._scores: dict[str, dict[str, float]] = {}
+
+    def compose(self) -> ComposeResult:
+        yield OptionList(id="source-list")
+        yield PassageView(id="passage")
+
+    def on_mount(self) -> None:
+        self.border_title = "Sources"
+        self.show_sources([], "", [])
+
+    def show_sources(self, sources: list[Any], query: str, hits: list[Any] | None = None) -> None:
+        """Show the sources of an answer; `hits` carry the scores shown in the explain view."""
+        self.sources, self.query_text = list(sources), query
+        self._scores = {h.doc_id: dict(h.scores) for h in (hits or [])}
+        self._fill(keep_highlight=False)
+        passage = self.query_one(PassageView)
+        if self.sources:
+            passage.show(self.sources[0], query)
+        else:
+            passage.clear()
+
+    def watch_explain(self, _: bool) -> None:
+        if self.is_mounted:
+            self._fill(keep_highlight=True)
+
+    def _fill(self, *, keep_highlight: bool) -> None:
+        options = self.query_one(OptionList)
+        highlighted = options.highlighted if keep_highlight else None
+        options.clear_options()
+        if not self.sources:
+            options.add_option(Option("No sources yet: ask a question.", disabled=True))
+            self.border_subtitle = ""
+            return
+        group = None
+        items: list[Option] = []
+        for n, source in enumerate(self.sources):
+            label = getattr(source, "group", None)
+            if label and label != group:
+                group = label
+                items.append(Option(Text(f"── {label} ──", style="bold"), disabled=True))
+            scores = self._scores.get(source.doc_id) if self.explain else None
+            items.append(Option(source_prompt(source, scores), id=f"source-{n}"))
+        options.add_options(items)
+        options.highlighted = highlighted if highlighted is not None else _first_enabled(items)
+        self.border_subtitle = f"{len(self.sources)} for the last answer"
+
+    def _source_for(self, option: Option) -> Any | None:
+        if option.id and option.id.startswith("source-"):
+            return self.sources[int(option.id.removeprefix("source-"))]
+        return None
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        event.stop()
+        source = self._source_for(event.option)
+        if source is not None:
+            self.query_one(PassageView).show(source, self.query_text)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        source = self._source_for(event.option)
+        if source is not None:
+            self.post_message(SourceOpened(source, self.query_text))
+
+    def select(self, number: int) -> None:
+        """Highlight the source numbered `number` (as cited in the answer)."""
+        for n, source in enumerate(self.sources):
+            if source.number == number:
+                options = self.query_one(OptionList)
+                options.highlighted = options.get_option_index(f"source-{n}")
+                return
+
+
+def _first_enabled(items: list[Option]) -> int | None:
+    for i, item in enumerate(items):
+        if not item.disabled:
+            return i
+    return None

@@ -1,0 +1,126 @@
+"""Documents per year of the whole corpus, with the years of the last answer's sources marked.
+
+It answers two questions at a glance: where in time the collection is thick or thin (so an empty
+answer for 1997 is no surprise), and where the current answer's evidence sits within it. Each
+year gets the same number of columns, so a mark sits exactly under its year's bar.
+"""
+from __future__ import annotations
+
+import math
+from typing import Iterable
+
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.widgets import Sparkline, Static
+
+MARK = "▲"
+MAX_COLUMNS_PER_YEAR = 12
+
+
+def year_columns(first: int, last: int, width: int) -> list[list[int]]:
+    """The years each column stands for: several columns per year, or several years per column."""
+    years = list(range(first, last + 1))
+    if width <= 0 or not years:
+        return []
+    if len(years) <= width:
+        per = max(1, min(MAX_COLUMNS_PER_YEAR, width // len(years)))
+        return [[y] for y in years for _ in range(per)]
+    step = math.ceil(len(years) / width)
+    return [years[i:i + step] for i in range(0, len(years), step)]
+
+
+def mark_row(columns: list[list[int]], marked: set[int]) -> str:
+    """A MARK under the middle column of each marked year (or of each bin holding one)."""
+    row = [" "] * len(columns)
+    start = 0
+    while start < len(columns):
+        end = start
+        while end + 1 < len(columns) and columns[end + 1] == columns[start]:
+            end += 1
+        if marked.intersection(columns[start]):
+            row[(start + end) // 2] = MARK
+        start = end + 1
+    return "".join(row)
+
+
+def axis_row(columns: list[list[int]], marked: set[int]) -> str:
+    """Year labels: the first and last year, and the marked years where they fit."""
+    width = len(columns)
+    row = [" "] * width
+    taken = [False] * width
+
+    def put(text: str, at: int) -> None:
+        at = max(0, min(at, width - len(text)))
+        span = range(max(0, at - 1), min(width, at + len(text) + 1))
+        if at < 0 or at + len(text) > width or any(taken[i] for i in span):
+            return
+        for i, ch in enumerate(text):
+            row[at + i] = ch
+            taken[at + i] = True
+
+    if not columns:
+        return ""
+    put(str(columns[0][0]), 0)
+    last = str(columns[-1][-1])
+    put(last, width - len(last))
+    marks = mark_row(columns, marked)
+    for col, ch in enumerate(marks):
+        if ch == MARK:
+            year = next(y for y in columns[col] if y in marked)
+            put(str(year), col - 2)
+    return "".join(row)
+
+
+class Timeline(Vertical):
+    """A sparkline of documents per year with the current answer's years marked under it."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.per_year: dict[int, int] = {}
+        self.marked: set[int] = set()
+        self.empty_text = "No index open."
+
+    def compose(self) -> ComposeResult:
+        yield Sparkline([], id="spark")
+        yield Static("", id="marks", markup=False)
+        yield Static(self.empty_text, id="axis", markup=False)
+
+    def set_counts(self, per_year: dict[str, int] | dict[int, int]) -> None:
+        """Show a corpus's documents per year (keys are years)."""
+        self.per_year = {int(y): int(n) for y, n in per_year.items()}
+        self.empty_text = "No dated documents in this index."
+        self._draw()
+
+    def mark_years(self, years: Iterable[int | str]) -> None:
+        """Mark the years of the current answer's sources (replacing the previous marks)."""
+        self.marked = {int(y) for y in years}
+        self._draw()
+
+    def on_resize(self) -> None:
+        self._draw()
+
+    def _draw(self) -> None:
+        if not self.is_mounted:
+            return
+        spark = self.query_one(Sparkline)
+        marks = self.query_one("#marks", Static)
+        axis = self.query_one("#axis", Static)
+        total = sum(self.per_year.values())
+        title = "Documents per year"
+        if not self.per_year:
+            spark.data = []
+            marks.update("")
+            axis.update(self.empty_text)
+            self.border_title = title
+            self.border_subtitle = ""
+            return
+        first, last = min(self.per_year), max(self.per_year)
+        columns = year_columns(first, last, max(1, self.content_size.width))
+        spark.styles.width = len(columns)
+        spark.data = [sum(self.per_year.get(y, 0) for y in col) for col in columns]
+        shown = {y for y in self.marked if first <= y <= last}
+        marks.update(mark_row(columns, shown))
+        axis.update(axis_row(columns, shown))
+        self.border_title = f"{title} {first}–{last} · {total} documents"
+        self.border_subtitle = (
+            f"{MARK} sources: {', '.join(str(y) for y in sorted(shown))}" if shown else "")
