@@ -73,6 +73,7 @@ class Summary:
     chunks_embedded: int = 0
     chunks_reused: int = 0
     files_pruned: int = 0
+    evidence: dict = field(default_factory=dict)
     seconds: float = 0.0
 
     def to_dict(self) -> dict:
@@ -152,6 +153,11 @@ class Indexer:
             summary.files_pruned, summary.documents_removed = self._prune(
                 paths, seen_keys, summary.documents_removed
             )
+        # The evidence graph (shingle signatures, edges, centrality, near-duplicate clusters)
+        # is brought up to date for new chunks; it is cheap when nothing changed.
+        from .evidence import update_evidence
+
+        summary.evidence = update_evidence(self.conn)
         summary.chunks_embedded = state.chunks_embedded
         summary.chunks_reused = state.chunks_reused
         summary.seconds = round(time.monotonic() - started, 3)
