@@ -423,8 +423,7 @@ def build_context(result, passages: Mapping[int, str], *, n_ctx: int = 4096,
             break
         dropped.append(victim.hit.doc_id)
         for _, ds in blocks:
-            if victim in ds:
-                ds.remove(victim)
+            ds[:] = [d for d in ds if d is not victim]
         size = total()
     if size > hard:
         raise GenerationError(
