@@ -325,7 +325,7 @@ def ask(ctx, question, as_of, model, k, mode, max_tokens, evidence_only, as_json
             "timings": done.timings,
         }, ensure_ascii=False, indent=2))
         return
-    rest = render_answer(dataclasses.replace(done, answer=""))
+    rest = render_answer(done, with_answer=False)
     click.echo("\n" + rest if done.answer or done.no_documents else rest, nl=False)
 
 
