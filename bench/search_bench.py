@@ -68,7 +68,7 @@ def build(db: Path) -> dict:
 
     paths = [SHARED / "corpora" / c / "docs.jsonl" for c in CORPORA]
     paths.append(SHARED / "corpora" / "uk_hansard" / "raw")
-    settings = Settings(db=db, embedder="hash", chunk_words=100, chunk_overlap=20, parent_words=300)
+    settings = Settings(db=db, embedder="hash", chunk_words=150, chunk_overlap=30, parent_words=450)
     conn = connect(db)
     t0 = time.perf_counter()
     summary = Indexer(conn, db, HashEmbedder(), settings).run([p for p in paths if p.exists()])

@@ -149,6 +149,7 @@ def evaluate(index, qas: Sequence[QA], k: int = 5, settings=None, halt: bool = F
     retriever = Retriever(index, settings)
     engine, baseline = SystemScores(), SystemScores()
     by_cat: dict[str, tuple[SystemScores, SystemScores]] = {}
+    by_intent: dict[str, tuple[SystemScores, SystemScores]] = {}
     intents: dict[str, int] = {}
     for qa in qas:
         as_of = qa.question_date or dt.date.today()
@@ -158,15 +159,17 @@ def evaluate(index, qas: Sequence[QA], k: int = 5, settings=None, halt: bool = F
                        retriever=retriever, mode="blind")
         intents[res.query.intent] = intents.get(res.query.intent, 0) + 1
         cat = by_cat.setdefault(qa.category or "all", (SystemScores(), SystemScores()))
-        for system, result, per_cat in ((engine, res, cat[0]), (baseline, blind, cat[1])):
+        intent = by_intent.setdefault(res.query.intent, (SystemScores(), SystemScores()))
+        for i, result in enumerate((res, blind)):
             ids = [h.doc_id for h in result.hits]
             dates = [_d(h.date) for h in result.hits]
-            system.add(qa, ids, dates, k, res.query.periods)
-            per_cat.add(qa, ids, dates, k, res.query.periods)
+            for system in ((engine, baseline)[i], cat[i], intent[i]):
+                system.add(qa, ids, dates, k, res.query.periods)
     return {
         "k": k, "questions": len(qas), "intents": intents,
         "engine": engine.summary(), "baseline": baseline.summary(),
         "by_category": {c: {"engine": e.summary(), "baseline": b.summary()} for c, (e, b) in by_cat.items()},
+        "by_intent": {c: {"engine": e.summary(), "baseline": b.summary()} for c, (e, b) in by_intent.items()},
     }
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Callable
 
 from .db import connect, get_meta, sqlite3
 from .embedding import BUNDLED_NAME, Embedder, EmbedderError, embedder_name, load_embedder
@@ -20,6 +21,7 @@ class Index:
     path: Path
     settings: Settings
     _embedder: Embedder | None = field(default=None, repr=False)
+    _derived: dict[str, tuple[tuple[int, int], Any]] = field(default_factory=dict, repr=False)
 
     @property
     def embedder(self) -> Embedder:
@@ -53,6 +55,23 @@ class Index:
                 "--embedder PATH (or TRAG_TUI_EMBEDDER)"
             )
         return load_embedder(choice if choice is not None else recorded, self.settings.embed_batch)
+
+    def generation(self) -> tuple[int, int]:
+        """Changes when the file changes, by this connection or another one."""
+        return self.conn.execute("PRAGMA data_version").fetchone()[0], self.conn.total_changes
+
+    def derived(self, name: str, build: Callable[[], Any]) -> Any:
+        """State computed from the file (word counts, vectors in memory), rebuilt after a change.
+
+        Kept on the open index so a long session (the chat app, a batch) computes it once.
+        """
+        gen = self.generation()
+        cached = self._derived.get(name)
+        if cached is None or cached[0] != gen:
+            value = build()
+            self._derived[name] = (self.generation(), value)
+            return value
+        return cached[1]
 
     def meta(self, key: str) -> str | None:
         """A value from the file's meta table."""

@@ -19,6 +19,9 @@ _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 MAX_TERMS = 12
 # A term in more than this share of chunks says little and makes an OR query slow.
 MAX_DF_SHARE = 0.35
+# Together the chosen words may match at most this share of the chunks (or MIN_POSTINGS).
+POSTINGS_SHARE = 0.1
+MIN_POSTINGS = 2000
 VEC_K_LIMIT = 4096  # sqlite-vec's ceiling on k
 
 
@@ -38,68 +41,186 @@ class DayRange:
         return lo, hi
 
 
-def _tokenizer_tables(conn: sqlite3.Connection) -> None:
-    conn.execute(
-        "CREATE VIRTUAL TABLE IF NOT EXISTS temp.query_tokens USING fts5(t, "
-        "tokenize = 'porter unicode61 remove_diacritics 2')"
-    )
-    conn.execute(
-        "CREATE VIRTUAL TABLE IF NOT EXISTS temp.query_tokens_vocab "
-        "USING fts5vocab(temp, query_tokens, 'instance')"
-    )
+class Vocabulary:
+    """The index's own view of query words: its stemmer, and how many chunks hold each stem.
 
-
-def query_terms(conn: sqlite3.Connection, text: str) -> list[str]:
-    """The query's discriminating words, rarest first, as FTS5 phrase strings.
-
-    Tokens are stemmed by the index's own tokenizer (through a temporary FTS5 table) so their
-    document frequency can be read from the vocabulary; very common ones are dropped.
+    Stems come from the index's tokenizer, run in a private in-memory database so a query
+    writes nothing to the index connection; chunk counts are read from the vocabulary table
+    once per word and kept until the file changes, because a look-up per word per query is a
+    large share of a warm search.
     """
-    raw = [t.lower() for t in _TOKEN.findall(text)]
-    if not raw:
-        return []
-    _tokenizer_tables(conn)
-    conn.execute("DELETE FROM temp.query_tokens")
-    conn.execute("INSERT INTO temp.query_tokens (t) VALUES (?)", (" ".join(raw),))
-    stemmed = {
-        offset: term
-        for term, offset in conn.execute("SELECT term, offset FROM temp.query_tokens_vocab")
-    }
-    conn.execute("DELETE FROM temp.query_tokens")
-    total = conn.execute("SELECT count(*) FROM chunks WHERE searchable = 1").fetchone()[0] or 1
-    scored: dict[str, int] = {}
-    for pos, token in enumerate(raw):
-        stem = stemmed.get(pos)
-        if stem is None or token in scored:
-            continue
-        row = conn.execute("SELECT doc FROM chunk_vocab WHERE term = ?", (stem,)).fetchone()
-        df = row[0] if row else 0
-        if df == 0:
-            continue
-        if df / total > MAX_DF_SHARE and total > 50:
-            continue
-        scored[token] = df
-    rarest = sorted(scored, key=lambda t: (scored[t], t))[:MAX_TERMS]
-    return ['"' + t.replace('"', '""') + '"' for t in rarest]
+
+    def __init__(self, conn: sqlite3.Connection):
+        self.conn = conn
+        self.total = conn.execute("SELECT count(*) FROM chunks WHERE searchable = 1").fetchone()[0] or 1
+        self._df: dict[str, int] = {}
+        self._stemmer = sqlite3.connect(":memory:", check_same_thread=False)
+        self._stemmer.execute(
+            "CREATE VIRTUAL TABLE query_tokens USING fts5(t, "
+            "tokenize = 'porter unicode61 remove_diacritics 2')")
+        self._stemmer.execute(
+            "CREATE VIRTUAL TABLE query_tokens_vocab USING fts5vocab(query_tokens, 'instance')")
+
+    def stems(self, tokens: list[str]) -> dict[int, str]:
+        """Token position -> stem, as the index's tokenizer produces them."""
+        db = self._stemmer
+        db.execute("DELETE FROM query_tokens")
+        db.execute("INSERT INTO query_tokens (t) VALUES (?)", (" ".join(tokens),))
+        return {offset: term for term, offset in
+                db.execute("SELECT term, offset FROM query_tokens_vocab")}
+
+    def df(self, stems: list[str]) -> dict[str, int]:
+        """Chunks holding each stem (0 where none does)."""
+        missing = [t for t in dict.fromkeys(stems) if t not in self._df]
+        if missing:
+            marks = ",".join("?" * len(missing))
+            found = dict(self.conn.execute(
+                f"SELECT term, doc FROM chunk_vocab WHERE term IN ({marks})", missing))
+            for t in missing:
+                self._df[t] = int(found.get(t, 0))
+        return {t: self._df[t] for t in stems}
+
+    def terms(self, text: str) -> list[str]:
+        """The query's discriminating words, rarest first, as FTS5 phrase strings.
+
+        Very common words are dropped, and so are the commonest of the rest once the chunks
+        they would match together pass a budget: an OR over common words makes FTS5 score a
+        large share of the index and adds little that the rarer words and the dense side miss.
+        """
+        raw = [t.lower() for t in _TOKEN.findall(text)]
+        if not raw:
+            return []
+        stemmed = self.stems(raw)
+        counts = self.df([stemmed[i] for i in range(len(raw)) if i in stemmed])
+        scored: dict[str, int] = {}
+        for pos, token in enumerate(raw):
+            stem = stemmed.get(pos)
+            if stem is None or token in scored:
+                continue
+            df = counts[stem]
+            if df == 0 or (df / self.total > MAX_DF_SHARE and self.total > 50):
+                continue
+            scored[token] = df
+        picked: list[str] = []
+        budget = max(MIN_POSTINGS, int(POSTINGS_SHARE * self.total))
+        used = 0
+        for t in sorted(scored, key=lambda t: (scored[t], t)):
+            if len(picked) >= MAX_TERMS or (picked and used + scored[t] > budget):
+                break
+            picked.append(t)
+            used += scored[t]
+        return ['"' + t.replace('"', '""') + '"' for t in picked]
+
+
+class DenseMatrix:
+    """Every chunk vector in memory with its day: exact cosine search for long sessions.
+
+    The vec0 table answers a single question without loading anything; a session that asks
+    many (the chat app, a batch, an evaluation) loads the vectors once and scans them with one
+    matrix product, about ten times faster. Both apply the same day bounds before the top-k.
+    """
+
+    def __init__(self, conn: sqlite3.Connection):
+        ids, days, blobs = [], [], []
+        if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'chunk_vectors'").fetchone():
+            for uid, blob, day in conn.execute("SELECT chunk_id, embedding, day FROM chunk_vectors"):
+                ids.append(uid)
+                blobs.append(blob)
+                days.append(day)
+        self.ids = np.asarray(ids, dtype=np.int64)
+        self.days = np.asarray(days, dtype=np.int64)
+        if blobs:
+            matrix = np.frombuffer(b"".join(blobs), dtype="<f4").reshape(len(blobs), -1)
+            norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+            self.matrix = (matrix / np.maximum(norms, 1e-12)).astype(np.float32)
+        else:
+            self.matrix = np.zeros((0, 0), dtype=np.float32)
+
+    def search(self, vector: np.ndarray, limit: int, days: DayRange) -> Ranked:
+        """Nearest chunks by cosine similarity inside the day range, best first."""
+        if not len(self.ids) or limit <= 0:
+            return []
+        lo, hi = days.bounds()
+        q = np.asarray(vector, dtype=np.float32)
+        q = q / (np.linalg.norm(q) or 1.0)
+        inside = np.flatnonzero((self.days >= lo) & (self.days <= hi))
+        if not len(inside):
+            return []
+        if len(inside) * 4 < len(self.ids):  # a narrow range: multiply only its rows
+            sims = self.matrix[inside] @ q
+        else:  # copying most rows costs more than scoring them all
+            sims = (self.matrix @ q)[inside]
+        n = min(limit, VEC_K_LIMIT, len(sims))
+        top = np.argpartition(-sims, n - 1)[:n] if n < len(sims) else np.arange(len(sims))
+        order = top[np.lexsort((top, -sims[top]))]
+        return [(int(self.ids[r]), float(s)) for r, s in zip(inside[order], sims[order])]
 
 
 def fts_candidates(
-    conn: sqlite3.Connection, terms: list[str], limit: int, days: DayRange
+    conn: sqlite3.Connection, terms: list[str], limit: int, days: DayRange, share: float = 0.0
 ) -> Ranked:
-    """BM25 candidates (higher is better) for an OR of terms, inside the day range."""
+    """BM25 candidates (higher is better) for an OR of terms, inside the day range.
+
+    `share` is the part of the index the range holds. When it is large, the best matches of
+    the whole index are fetched first (no join) and kept if they are inside the range: when
+    at least `limit` of them are, they are exactly the range's best. Otherwise, and for narrow
+    ranges, the day constraint is joined into the match query itself.
+    """
     if not terms:
         return []
+    match = " OR ".join(terms)
     lo, hi = days.bounds()
     # Undated chunks pass exactly when the vec0 sentinel would: no lower bound, undated allowed.
     with_null = days.include_undated and days.lo is None
+    if share >= 0.5:
+        fetch = int(limit * 2 / share) + 1
+        rows = conn.execute(
+            "SELECT rowid, bm25(chunk_fts, 1.0, 0.5) AS s FROM chunk_fts "
+            "WHERE chunk_fts MATCH ? ORDER BY s LIMIT ?", (match, fetch)).fetchall()
+        complete = len(rows) < fetch  # every match was fetched
+        if share < 1.0:
+            day_of = _days(conn, [uid for uid, _ in rows])
+            rows = [(uid, sc) for uid, sc in rows if _within(day_of.get(uid), lo, hi, with_null)]
+        if complete or len(rows) >= limit:
+            return [(int(uid), -float(sc)) for uid, sc in rows[:limit]]
     day_sql = "(c.day BETWEEN ? AND ?" + (" OR c.day IS NULL)" if with_null else ")")
     rows = conn.execute(
         "SELECT f.rowid, bm25(chunk_fts, 1.0, 0.5) AS s FROM chunk_fts f "
         "JOIN chunks c ON c.id = f.rowid "
         f"WHERE chunk_fts MATCH ? AND {day_sql} ORDER BY s LIMIT ?",
-        (" OR ".join(terms), lo, hi, limit),
+        (match, lo, hi, limit),
     ).fetchall()
     return [(int(uid), -float(s)) for uid, s in rows]
+
+
+def _days(conn: sqlite3.Connection, ids: list[int]) -> dict[int, int | None]:
+    out: dict[int, int | None] = {}
+    for i in range(0, len(ids), 500):
+        part = ids[i : i + 500]
+        marks = ",".join("?" * len(part))
+        out.update(conn.execute(f"SELECT id, day FROM chunks WHERE id IN ({marks})", part))
+    return out
+
+
+def _within(day: int | None, lo: int, hi: int, with_null: bool) -> bool:
+    return with_null if day is None else lo <= day <= hi
+
+
+class DaySpread:
+    """The searchable chunks' days, sorted: how much of the index a day range holds, at once."""
+
+    def __init__(self, conn: sqlite3.Connection):
+        days = [UNKNOWN_DAY if d is None else d
+                for (d,) in conn.execute("SELECT day FROM chunks WHERE searchable = 1")]
+        self.days = np.sort(np.asarray(days, dtype=np.int64))
+
+    def share(self, days: DayRange) -> float:
+        """Share of searchable chunks inside the range (1.0 for an empty index)."""
+        if not len(self.days):
+            return 1.0
+        lo, hi = days.bounds()
+        n = np.searchsorted(self.days, hi, "right") - np.searchsorted(self.days, lo, "left")
+        return float(n) / len(self.days)
 
 
 def dense_candidates(
@@ -170,5 +291,5 @@ def day_histogram(conn: sqlite3.Connection) -> dict[int, int]:
     return {int(y): n for y, n in rows}
 
 
-__all__ = ["DayRange", "query_terms", "fts_candidates", "dense_candidates", "chunk_info",
+__all__ = ["DayRange", "DaySpread", "Vocabulary", "DenseMatrix", "fts_candidates", "dense_candidates", "chunk_info",
            "passage", "day_histogram", "from_day"]

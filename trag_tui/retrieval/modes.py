@@ -16,7 +16,7 @@ from ..settings import Settings
 from ..store import to_day
 from . import scoring
 from .candidates import (
-    ChunkInfo, DayRange, chunk_info, dense_candidates, fts_candidates, query_terms,
+    ChunkInfo, DayRange, DaySpread, DenseMatrix, Vocabulary, chunk_info, dense_candidates, fts_candidates,
 )
 
 MODES = ("hard_filter", "decay", "evolution", "comparison", "hybrid", "blind")
@@ -113,12 +113,25 @@ class Retriever:
             self._qvec_cache[text] = self.index.embedder.encode([text])[0]
         return self._qvec_cache[text]
 
+    def _session(self) -> bool:
+        """True from the second question on an open index: then in-memory aids pay for themselves."""
+        asked = self.index.derived("questions", lambda: [0])
+        asked[0] += 1
+        return asked[0] > 1
+
     def candidates(self, text: str, days: DayRange, limit: int) -> tuple[scoring.Ranked, dict[str, dict[int, float]], float]:
         """Fused candidates, the per-list scores, and lexical/dense agreement."""
-        conn, s = self.index.conn, self.settings
-        terms = query_terms(conn, text)
-        lexical = fts_candidates(conn, terms, limit, days)
-        dense = dense_candidates(conn, self.vector(text), limit, days)
+        index, s = self.index, self.settings
+        conn = index.conn
+        terms = index.derived("vocabulary", lambda: Vocabulary(conn)).terms(text)
+        if self._session():
+            share = index.derived("day_spread", lambda: DaySpread(conn)).share(days)
+            lexical = fts_candidates(conn, terms, limit, days, share)
+            matrix = index.derived("dense_matrix", lambda: DenseMatrix(conn))
+            dense = matrix.search(self.vector(text), limit, days)
+        else:
+            lexical = fts_candidates(conn, terms, limit, days)
+            dense = dense_candidates(conn, self.vector(text), limit, days)
         fused = scoring.fuse([lexical, dense], [s.bm25_weight, s.dense_weight], s.fusion, s.rrf_k)
         parts = {"bm25": dict(lexical), "dense": dict(dense), "fused": dict(fused)}
         agree = scoring.agreement([u for u, _ in lexical], [u for u, _ in dense])

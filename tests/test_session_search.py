@@ -1,0 +1,110 @@
+"""The in-memory aids of a long session must return exactly what the SQL paths return."""
+from __future__ import annotations
+
+import datetime as dt
+import json
+import random
+
+import numpy as np
+import pytest
+
+from trag_tui.index import open_index
+from trag_tui.indexer import Indexer
+from trag_tui.retrieval import candidates as cand
+from trag_tui.retrieval.candidates import DayRange, DaySpread, DenseMatrix, Vocabulary
+from trag_tui.retrieval.modes import Retriever, search
+from trag_tui.settings import Settings
+from trag_tui.store import to_day
+
+WORDS = ("inflation prices wages energy oil housing rents budget defence army navy schools "
+         "hospitals nurses farmers harvest rail roads bridges ports fishing tariffs").split() + [
+    f"topic{i}" for i in range(100)]
+
+
+@pytest.fixture(scope="module")
+def idx(tmp_path_factory):
+    rng = random.Random(3)
+    tmp = tmp_path_factory.mktemp("session")
+    rows = []
+    for n in range(400):
+        day = dt.date(2000, 1, 1) + dt.timedelta(days=rng.randrange(9000))
+        text = " ".join(rng.choice(WORDS) for _ in range(rng.randrange(20, 60)))
+        rows.append({"id": f"d{n}", "date": day.isoformat(), "title": f"Report {n}", "text": text})
+    rows.append({"id": "undated", "date": None, "title": "Undated", "text": "inflation wages " * 10})
+    (tmp / "docs.jsonl").write_text("\n".join(json.dumps(r) for r in rows))
+    settings = Settings(db=tmp / "s.db", embedder="hash")
+    index = open_index(settings.db, settings, create=True)
+    Indexer(index.conn, index.path, index.embedder, settings).run([tmp / "docs.jsonl"])
+    yield index
+    index.close()
+
+
+RANGES = [
+    DayRange(),
+    DayRange(hi=to_day(dt.date(2020, 1, 1)), include_undated=False),
+    DayRange(lo=to_day(dt.date(2005, 1, 1)), hi=to_day(dt.date(2005, 12, 31)), include_undated=False),
+    DayRange(lo=to_day(dt.date(2001, 1, 1)), include_undated=False),
+    DayRange(lo=to_day(dt.date(1990, 1, 1)), hi=to_day(dt.date(1990, 2, 1)), include_undated=False),
+]
+
+
+@pytest.mark.parametrize("days", RANGES)
+def test_vectors_in_memory_match_vec0(idx, days):
+    matrix = DenseMatrix(idx.conn)
+    for text in ("inflation and wages", "navy ports fishing", "rail"):
+        vec = idx.embedder.encode([text])[0]
+        sql = cand.dense_candidates(idx.conn, vec, 30, days)
+        mem = matrix.search(vec, 30, days)
+        # The same scores in the same order; ids may swap only where two scores tie.
+        assert np.allclose([s for _, s in mem], [s for _, s in sql], atol=1e-5)
+        score = dict(sql)
+        for uid, s in mem:
+            assert uid in score and abs(score[uid] - s) < 1e-5 or any(
+                abs(s - t) < 1e-5 for _, t in sql) and uid not in score
+
+
+@pytest.mark.parametrize("days", RANGES)
+def test_fts_shortcut_is_exact(idx, days):
+    spread = DaySpread(idx.conn)
+    vocab = Vocabulary(idx.conn)
+    for text in ("inflation wages", "navy ports fishing tariffs", "harvest"):
+        terms = vocab.terms(text)
+        assert terms
+        joined = cand.fts_candidates(idx.conn, terms, 25, days)
+        for share in (spread.share(days), 0.5, 1.0 if spread.share(days) == 1.0 else 0.6):
+            assert cand.fts_candidates(idx.conn, terms, 25, days, share) == joined
+
+
+def test_day_spread_counts_the_range(idx):
+    spread = DaySpread(idx.conn)
+    total = idx.conn.execute("SELECT count(*) FROM chunks WHERE searchable = 1").fetchone()[0]
+    in_2005 = idx.conn.execute(
+        "SELECT count(*) FROM chunks WHERE searchable = 1 AND day BETWEEN ? AND ?",
+        (to_day(dt.date(2005, 1, 1)), to_day(dt.date(2005, 12, 31)))).fetchone()[0]
+    assert spread.share(DayRange()) == 1.0
+    assert spread.share(RANGES[2]) == pytest.approx(in_2005 / total)
+    assert spread.share(RANGES[4]) == 0.0
+
+
+def test_vocabulary_budget_keeps_the_rarest(idx, monkeypatch):
+    vocab = Vocabulary(idx.conn)
+    monkeypatch.setattr(cand, "MAX_DF_SHARE", 1.0)
+    everything = vocab.terms("inflation navy harvest bridges tariffs")
+    assert len(everything) == 5
+    monkeypatch.setattr(cand, "POSTINGS_SHARE", 0.0)
+    monkeypatch.setattr(cand, "MIN_POSTINGS", 1)
+    assert vocab.terms("inflation navy harvest bridges tariffs") == everything[:1]
+
+
+def test_session_follows_changes_to_the_file(idx, tmp_path):
+    retriever = Retriever(idx)
+    first = search(idx, "navy ports", as_of=dt.date(2030, 1, 1), retriever=retriever)
+    again = search(idx, "navy ports", as_of=dt.date(2030, 1, 1), retriever=retriever)
+    assert [h.chunk_id for h in first.hits] == [h.chunk_id for h in again.hits]
+    before = idx.derived("dense_matrix", lambda: None)
+    (tmp_path / "more.jsonl").write_text(json.dumps(
+        {"id": "late", "date": "2029-01-01", "title": "Navy ports", "text": "navy ports " * 20}))
+    Indexer(idx.conn, idx.path, idx.embedder, idx.settings).run([tmp_path / "more.jsonl"])
+    res = search(idx, "navy ports", as_of=dt.date(2030, 1, 1), retriever=retriever)
+    assert "late" in [h.doc_id for h in res.hits]
+    assert idx.derived("dense_matrix", lambda: None) is not before
