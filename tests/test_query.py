@@ -336,6 +336,8 @@ def test_current_as_of(question, end):
     "How did the minister describe his first and last speech?",
     "For the first time in 20 years, the dollar is nearly equal to which currency?",  # a duration
     "What are some changes Caroline has faced?",
+    "He won the contest for the 15th time in 16 years. How many did he eat?",  # a count
+    "What did she get for her 30th birthday?",
     "Was ist das Online-Sicherheitsgesetz?",
 ])
 def test_none(question):

@@ -109,6 +109,10 @@ def _find_atoms(text: str, as_of: dt.date) -> list[_Atom]:
 _WORD = R.LazyPattern(r"\S+")
 _TIME_OF_DAY = R.LazyPattern(r"\d\s*(?:am|pm|h)\b|\d:\d")
 _DAY_OR_YEAR = R.LazyPattern(r"[\(\[«\"']?(?:[0-3]?\d(?:st|nd|rd|th|er|e|\.|º|°)?|[12]\d{3})[,.;:?!\)\]»\"']*")
+# "the 15th time", "her 30th birthday": an ordinal counting something, not a day of the month.
+_ORDINAL_NUMBER = R.LazyPattern(r"\d+(?:st|nd|rd|th)")
+_COUNTED = R.LazyPattern(r"(?:time|times|consecutive|straight|anniversary|birthday|place|round|"
+                         r"edition|season|century|amendment|floor|row)\W*")
 
 
 def _dateparser_atoms(text: str, as_of: dt.date, atoms: list[_Atom]) -> list[_Atom]:
@@ -132,6 +136,9 @@ def _dateparser_atoms(text: str, as_of: dt.date, atoms: list[_Atom]) -> list[_At
             break
         if owners[i] is not None or not _DAY_OR_YEAR.fullmatch(word.group()):
             continue  # "G7", "COVID-19", "30000": not a day or a year
+        if (i + 1 < len(words) and _ORDINAL_NUMBER.fullmatch(word.group())
+                and _COUNTED.fullmatch(words[i + 1].group())):
+            continue
         tried += 1
         # A year the table read a few words on is most likely this date's ("15 de março de 2021"),
         # so windows reaching it come first; then the longest windows.
