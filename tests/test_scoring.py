@@ -68,3 +68,16 @@ def test_centrality_boost():
 def test_rrf_ties_share_a_rank():
     fused = dict(scoring.rrf([[(1, 2.0), (2, 2.0), (3, 1.0)]], k=60))
     assert fused[1] == fused[2] > fused[3]
+
+
+def test_cadence_is_the_median_gap_between_distinct_dates():
+    assert scoring.cadence([100, 58, 100, 16, None, 10]) == 42.0  # gaps 42, 42, 6 (distinct days)
+    assert scoring.cadence([5, 5, 4]) is None  # fewer than three dates
+    assert scoring.cadence([30, 20, 0, 1000], top=3) == 15.0  # only the best three count
+
+
+def test_cadence_tau_scales_and_clamps():
+    assert scoring.cadence_tau([126, 84, 42, 0], multiple=3.0, fallback=365.0) == 126.0
+    assert scoring.cadence_tau([3, 2, 1, 0], multiple=3.0, fallback=365.0, lo=7.0) == 7.0
+    assert scoring.cadence_tau([4000, 2000, 0], multiple=3.0, fallback=365.0) == 730.0
+    assert scoring.cadence_tau([1, 1], multiple=3.0, fallback=365.0) == 365.0

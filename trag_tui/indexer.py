@@ -150,9 +150,9 @@ class Indexer:
             state.bytes_done = done_before + sizes[path]
             self.progress(state)
         if prune:
-            summary.files_pruned, summary.documents_removed = self._prune(
-                paths, seen_keys, summary.documents_removed
-            )
+            files, documents = self._prune(paths, seen_keys)
+            summary.files_pruned += files
+            summary.documents_removed += documents
         # The evidence graph (shingle signatures, edges, centrality, near-duplicate clusters)
         # is brought up to date for new chunks; it is cheap when nothing changed.
         from .evidence import update_evidence
@@ -293,10 +293,10 @@ class Indexer:
         state.bytes_done += per_doc_bytes * len(batch)
         self.progress(state)
 
-    def _prune(self, paths: Iterable[Path], seen: set[str], removed: int) -> tuple[int, int]:
-        """Drop files under the indexed folders that no longer exist on disk."""
+    def _prune(self, paths: Iterable[Path], seen: set[str]) -> tuple[int, int]:
+        """Drop files under the indexed folders that no longer exist on disk: (files, documents)."""
         roots = [file_key(Path(p), self.db_path) for p in paths]
-        gone = []
+        gone, removed = [], 0
         for file_id, key in self.conn.execute("SELECT id, path FROM files").fetchall():
             inside = any(key == r or key.startswith(r.rstrip("/") + "/") or r == "." for r in roots)
             if inside and key not in seen:

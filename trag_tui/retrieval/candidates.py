@@ -283,13 +283,5 @@ def passage(conn: sqlite3.Connection, chunk_id: int) -> str:
     return row[0] if row else ""
 
 
-def day_histogram(conn: sqlite3.Connection) -> dict[int, int]:
-    """Documents per year (undated documents under key 0)."""
-    rows = conn.execute(
-        "SELECT coalesce(CAST(substr(date, 1, 4) AS INTEGER), 0), count(*) FROM documents GROUP BY 1"
-    )
-    return {int(y): n for y, n in rows}
-
-
 __all__ = ["DayRange", "DaySpread", "Vocabulary", "DenseMatrix", "fts_candidates", "dense_candidates", "chunk_info",
-           "passage", "day_histogram", "from_day"]
+           "passage", "from_day"]

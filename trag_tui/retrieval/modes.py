@@ -28,6 +28,11 @@ INTENT_MODE = {
     "none": "hybrid",
 }
 MODE_INTENT = {v: k for k, v in INTENT_MODE.items()}
+# The mild recency prior of questions with no time in them: among equals, the newer first.
+PRIOR_DELTA = 0.1
+PRIOR_TAU = 5 * 365.0
+PRIOR_CADENCES = 3.0
+CURRENT_CADENCES = 3.0
 
 
 @dataclass
@@ -224,8 +229,11 @@ def _plain(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchResult:
     ranked, info, parts, agree = _rank(r, tq.semantic_query, days, s.candidates, s)
     # A mild recency prior: among equals, the newer passage first.
     as_of_day = _day(tq.as_of)
+    tau = PRIOR_TAU
+    if s.tau <= 0:
+        tau = scoring.cadence_tau([info[u].day for u, _ in ranked], PRIOR_CADENCES, PRIOR_TAU)
     decayed, factor = scoring.apply_decay(
-        ranked, {u: i.day for u, i in info.items()}, as_of_day, "exp", delta=0.1, tau=5 * 365.0)
+        ranked, {u: i.day for u, i in info.items()}, as_of_day, "exp", delta=PRIOR_DELTA, tau=tau)
     parts["decay"] = factor
     return _finish(tq, "hybrid", decayed, info, parts, agree, k, halt)
 
@@ -264,7 +272,9 @@ def _current(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchResult:
     days = _as_of_range(None, tq.end, tq.as_of, undated=False)
     ranked, info, parts, agree = _rank(r, tq.semantic_query, days, s.candidates, s)
     end_day = _day(min(tq.end, tq.as_of) if tq.end else tq.as_of)
-    delta, tau = scoring.recency_params(recency_strength(tq), tau_min=s.tau)
+    delta, tau = scoring.recency_params(recency_strength(tq), tau_min=s.tau if s.tau > 0 else 365.0)
+    if s.tau <= 0:  # automatic: a few publication gaps of the relevant candidates
+        tau = scoring.cadence_tau([info[u].day for u, _ in ranked], CURRENT_CADENCES, tau)
     decayed, factor = scoring.apply_decay(
         ranked, {u: i.day for u, i in info.items()}, end_day, s.decay,
         alpha=s.alpha, lam=s.lam, delta=delta, tau=tau, rrf_k=s.rrf_k)

@@ -77,6 +77,27 @@ def recency_params(strength: float, tau_min: float = 365.0, tau_max: float = 730
     return delta_base * (0.4 + 0.6 * strength), tau
 
 
+def cadence(days: Iterable[int | None], top: int = 30) -> float | None:
+    """How often the collection speaks on this subject: the median gap, in days, between the
+    successive distinct dates of the `top` best candidates (None with fewer than three dates)."""
+    distinct = sorted({d for d in list(days)[:top] if d is not None}, reverse=True)
+    if len(distinct) < 3:
+        return None
+    gaps = sorted(a - b for a, b in zip(distinct, distinct[1:]))
+    mid = len(gaps) // 2
+    return float(gaps[mid]) if len(gaps) % 2 else (gaps[mid - 1] + gaps[mid]) / 2.0
+
+
+def cadence_tau(days: Iterable[int | None], multiple: float, fallback: float,
+                lo: float = 1.0, hi: float = 730.0) -> float:
+    """A decay time scale of `multiple` publication gaps: a newer report supersedes an older
+    one about as fast as reports on the subject appear (weekly news, six-weekly surveys)."""
+    gap = cadence(days)
+    if gap is None:
+        return fallback
+    return min(max(multiple * gap, lo), hi)
+
+
 def apply_decay(
     ranked: Ranked,
     days: Mapping[int, int | None],
