@@ -590,3 +590,11 @@ def test_jsonl_without_text_fields_is_skipped_not_failed(tmp_path):
     path.write_text('{"id": "q1", "question": "Who?"}\n{"id": "q2", "question": "When?"}\n')
     read = read_file(path)
     assert read.documents == [] and "not documents" in read.skipped
+
+
+def test_a_folder_readme_is_skipped_with_a_reason(tmp_path):
+    (tmp_path / "README.md").write_text("# About these debates\n\nCollected on 3 March 2021.\n")
+    (tmp_path / "report.md").write_text("# Budget\n\nDebated on 3 March 2021.\n")
+    read = read_file(tmp_path / "README.md")
+    assert read.documents == [] and "README" in read.skipped
+    assert read_file(tmp_path / "report.md").documents[0].date == D(2021, 3, 3)

@@ -48,7 +48,7 @@ class Settings:
     decay: str = "exp"  # rational | exp | rank
     alpha: float = 0.3
     lam: float = 1.0
-    tau: float = 365.0
+    tau: float = 0.0  # days; 0: a few publication gaps of the relevant candidates
     gamma: float = 0.5  # weight of the evidence-graph centrality term
     evolution_pool: int = 50
     # generation knobs

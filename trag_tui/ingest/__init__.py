@@ -65,10 +65,17 @@ READERS: dict[str, Reader] = {
     ".markdown": _text,
 }
 
+def _folder_notes(path: Path, **kw) -> FileRead:
+    return FileRead([], skipped="a README describes the folder; it is not one of its documents")
+
+
 #: Readers for exact file names that would otherwise be misread by their suffix.
 #: ParlParse keeps a `changedates.txt` version log beside its XML; it is not a document.
 NAMED_READERS: dict[str, Reader] = {
     "changedates.txt": _changedates,
+    "readme.md": _folder_notes,
+    "readme.txt": _folder_notes,
+    "readme.markdown": _folder_notes,
 }
 
 

@@ -33,6 +33,7 @@ PRIOR_DELTA = 0.1
 PRIOR_TAU = 5 * 365.0
 PRIOR_CADENCES = 3.0
 CURRENT_CADENCES = 3.0
+RECENT_CADENCES = 2.0  # width of the current mode's second, recent pass (0: no second pass)
 
 
 @dataclass
@@ -270,8 +271,23 @@ def recency_strength(tq) -> float:
 
 def _current(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchResult:
     days = _as_of_range(None, tq.end, tq.as_of, undated=False)
-    ranked, info, parts, agree = _rank(r, tq.semantic_query, days, s.candidates, s)
     end_day = _day(min(tq.end, tq.as_of) if tq.end else tq.as_of)
+    fused, parts, agree = r.candidates(tq.semantic_query, days, s.candidates)
+    info = chunk_info(r.index.conn, [u for u, _ in fused])
+    gap = scoring.cadence([info[u].day for u, _ in fused])
+    if RECENT_CADENCES > 0 and gap is not None:
+        # A second pass inside the last few publication gaps, fused with the first, so the latest
+        # reports reach the pool even when a long history crowds them out of the global top.
+        window = DayRange(end_day - max(1, int(RECENT_CADENCES * gap)), end_day, include_undated=False)
+        recent, recent_parts, _ = r.candidates(tq.semantic_query, window, s.candidates)
+        if recent:
+            fused = scoring.rrf([fused, recent], k=s.rrf_k)
+            for name in ("bm25", "dense"):
+                parts[name] = {**recent_parts[name], **parts[name]}
+            parts["fused"] = dict(fused)
+            info.update(chunk_info(r.index.conn, [u for u, _ in recent if u not in info]))
+    ranked = scoring.centrality_boost(
+        scoring.normalise(fused), {u: i.centrality for u, i in info.items()}, s.gamma)
     delta, tau = scoring.recency_params(recency_strength(tq), tau_min=s.tau if s.tau > 0 else 365.0)
     if s.tau <= 0:  # automatic: a few publication gaps of the relevant candidates
         tau = scoring.cadence_tau([info[u].day for u, _ in ranked], CURRENT_CADENCES, tau)
