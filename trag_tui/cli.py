@@ -215,7 +215,7 @@ def parse(question, as_of, batch, as_json):
 @click.option("--decay", type=click.Choice(["rational", "exp", "rank"]))
 @click.option("--alpha", type=float)
 @click.option("--lambda", "lam", type=float)
-@click.option("--tau", type=float)
+@click.option("--tau", type=float, help="decay time scale in days (0: from the publication cadence)")
 @click.option("--fusion", type=click.Choice(["rrf", "sum"]))
 @click.option("--no-halt", is_flag=True, help="Always return k hits (no early stopping).")
 @click.option("--explain", is_flag=True, help="Show every score per hit and why the mode was chosen.")

@@ -40,7 +40,7 @@ class OverridesScreen(ModalScreen[Overrides | None]):
                 yield Select([(d, d) for d in DECAY_METHODS], value=c.decay or Select.NULL,
                              prompt=f"setting ({s.decay})", id="decay", compact=True)
                 yield Label("tau (days)")
-                yield Input(_text(c.tau), placeholder=f"{s.tau:g}", id="tau", type="number",
+                yield Input(_text(c.tau), placeholder=f"{s.tau:g}" if s.tau > 0 else "auto", id="tau", type="number",
                             compact=True)
                 yield Label("alpha")
                 yield Input(_text(c.alpha), placeholder=f"{s.alpha:g}", id="alpha", type="number",
