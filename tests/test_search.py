@@ -124,3 +124,29 @@ def test_explain_scores_present(idx):
 def test_forced_mode(idx):
     res = search(idx, "inflation", as_of=AS_OF, mode="decay")
     assert res.mode == "decay" and "forced" in res.reason
+
+
+def test_current_finds_the_latest_report_when_history_crowds_the_pool(tmp_path, monkeypatch):
+    """A long history of strongly matching reports must not push the latest out of the pool."""
+    import trag_tui.retrieval.modes as modes
+
+    rows = []
+    day = dt.date(2000, 1, 15)
+    while day < dt.date(2025, 6, 1):  # a report every quarter, each full of the query's words
+        rows.append({"id": f"old-{day}", "date": day.isoformat(), "title": "Inflation report",
+                     "text": "inflation prices inflation prices rose " * 8})
+        day = (day.replace(day=1) + dt.timedelta(days=95)).replace(day=15)
+    rows.append({"id": "latest", "date": "2025-11-03", "title": "Economy survey",
+                 "text": "Contacts described wages, hiring and prices; inflation eased. " * 3})
+    (tmp_path / "docs.jsonl").write_text("\n".join(json.dumps(r) for r in rows))
+    settings = Settings(db=tmp_path / "c.db", embedder="hash", k=5, candidates=20)
+    index = open_index(settings.db, settings, create=True)
+    Indexer(index.conn, index.path, index.embedder, settings).run([tmp_path / "docs.jsonl"])
+    try:
+        res = search(index, "What is the latest on inflation?", as_of=AS_OF)
+        assert res.mode == "decay" and res.hits[0].doc_id == "latest"
+        monkeypatch.setattr(modes, "RECENT_CADENCES", 0.0)  # without the recent pass it is lost
+        res = search(index, "What is the latest on inflation?", as_of=AS_OF)
+        assert "latest" not in [h.doc_id for h in res.hits]
+    finally:
+        index.close()
