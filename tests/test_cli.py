@@ -51,3 +51,33 @@ def test_index_exit_code_when_nothing_indexable(tmp_path, monkeypatch):
     (tmp_path / "x.bin").write_bytes(b"\x00\x01" * 100)
     r = CliRunner().invoke(cli, ["-d", str(tmp_path / "t.db"), "index", str(tmp_path / "x.bin")])
     assert r.exit_code == 1 and "x.bin" in r.output
+
+
+def test_search_and_parse_batch(tmp_path, monkeypatch):
+    monkeypatch.setenv("TRAG_TUI_EMBEDDER", "hash")
+    (tmp_path / "docs").mkdir()
+    for year in (2015, 2019, 2021):
+        (tmp_path / "docs" / f"r{year}.md").write_text(
+            f"---\ndate: {year}-05-01\ntitle: Report {year}\n---\nInflation was {year % 10} per cent.")
+    db = tmp_path / "t.db"
+    assert CliRunner().invoke(cli, ["-d", str(db), "index", str(tmp_path / "docs")]).exit_code == 0
+    batch = tmp_path / "q.jsonl"
+    batch.write_text(
+        json.dumps({"id": "a", "question": "What was inflation in 2019?", "question_date": "2024-01-01"})
+        + "\n\n" + json.dumps({"id": "b", "question": "What is inflation now?", "question_date": "2020-01-01"})
+        + "\n")
+    r = CliRunner().invoke(cli, ["-d", str(db), "search", "--batch", str(batch), "--json"])
+    assert r.exit_code == 0, r.output
+    a, b = [json.loads(line) for line in r.output.splitlines()]
+    assert (a["id"], a["intent"], a["start"], a["end"]) == ("a", "point_in_time", "2019-01-01", "2019-12-31")
+    assert [h["date"] for h in a["hits"]] == ["2019-05-01"] and a["hits"][0]["doc_id"] == "docs/r2019.md"
+    assert b["id"] == "b" and b["intent"] == "current"
+    assert {h["date"] for h in b["hits"]} <= {"2015-05-01", "2019-05-01"}  # nothing after as-of
+    r = CliRunner().invoke(cli, ["parse", "--batch", str(batch)])
+    assert [json.loads(line)["intent"] for line in r.output.splitlines()] == ["point_in_time", "current"]
+    batch.write_text('{"id": "x", "question": "ok?"}\nnot json\n')
+    r = CliRunner().invoke(cli, ["-d", str(db), "search", "--batch", str(batch), "--json"])
+    assert r.exit_code == 1 and "line 2" in r.output and "Traceback" not in r.output
+    batch.write_text('{"id": "y"}\n')
+    r = CliRunner().invoke(cli, ["-d", str(db), "search", "--batch", str(batch), "--json"])
+    assert r.exit_code == 1 and "line 1: no 'question' field" in r.output

@@ -30,6 +30,19 @@ def _date(value: str | None) -> dt.date | None:
         raise click.BadParameter(f"{value!r} is not a date in YYYY-MM-DD form")
 
 
+def _batch_rows(batch):
+    """(line number, row, as-of date) for each non-empty JSON line of a --batch file."""
+    for n, line in enumerate(batch, 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+            when = _date(row.get("as_of") or row.get("question_date")) or dt.date.today()
+        except (json.JSONDecodeError, click.BadParameter, AttributeError) as exc:
+            raise click.ClickException(f"line {n}: {exc}")
+        yield n, row, when
+
+
 def _open(settings: Settings, *, create: bool = False):
     from .db import IndexFileError
     from .index import open_index
@@ -177,16 +190,8 @@ def parse(question, as_of, batch, as_json):
     from .query import parse as parse_question
 
     if batch is not None:
-        for n, line in enumerate(batch, 1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-                q = row.get("query") or row.get("question") or ""
-                when = _date(row.get("as_of") or row.get("question_date")) or dt.date.today()
-            except (json.JSONDecodeError, click.BadParameter, AttributeError) as exc:
-                raise click.ClickException(f"line {n}: {exc}")
-            out = parse_question(q, when).to_dict()
+        for _, row, when in _batch_rows(batch):
+            out = parse_question(row.get("query") or row.get("question") or "", when).to_dict()
             if "id" in row:
                 out = {"id": row["id"], **out}
             click.echo(json.dumps(out, ensure_ascii=False))
@@ -232,16 +237,12 @@ def search(ctx, question, as_of, k, mode, decay, alpha, lam, tau, fusion, no_hal
     try:
         retriever = Retriever(idx, settings)
         if batch is not None:
-            for n, line in enumerate(batch, 1):
-                if not line.strip():
-                    continue
+            for n, row, when in _batch_rows(batch):
                 try:
-                    row = json.loads(line)
-                    when = _date(row.get("question_date") or row.get("as_of")) or dt.date.today()
                     res = run_search(idx, row["question"], as_of=when, k=settings.k, mode=mode,
                                      settings=settings, halt=not no_halt, retriever=retriever)
-                except (json.JSONDecodeError, KeyError, click.BadParameter) as exc:
-                    raise click.ClickException(f"line {n}: {exc}")
+                except KeyError as exc:
+                    raise click.ClickException(f"line {n}: no {exc} field")
                 except EmbedderError as exc:
                     raise click.ClickException(str(exc))
                 d = res.to_dict()
