@@ -120,7 +120,7 @@ class Retriever:
         return self._qvec_cache[text]
 
     def _session(self) -> bool:
-        """True from the second question on an open index: then in-memory aids pay for themselves."""
+        """True from the second retrieval on an open index: then in-memory aids pay for themselves."""
         asked = self.index.derived("questions", lambda: [0])
         asked[0] += 1
         return asked[0] > 1
