@@ -236,6 +236,8 @@ PERIODS = [
     ("O que foi dito em 15 de março de 2021?", "2021-03-15", "2021-03-15"),
     ("Wat werd er gezegd op 12 mei 2023?", "2023-05-12", "2023-05-12"),
     ("Cosa è stato detto 3 giorni fa?", "2025-11-19", "2025-11-19"),
+    # a share asked in the past tense is about its period, not the present
+    ("What percentage of the vote did Labour win in 2015?", "2015-01-01", "2015-12-31"),
 ]
 
 
@@ -299,6 +301,11 @@ def test_period_relative_to_other_days(question, as_of, start, end):
     "¿Cuál es la tasa de inflación?",
     "¿Quién es el presidente?",
     "¿Qué dice actualmente el gobierno?",
+    "Which product remains hard to find in the shops?",  # "remains": still
+    "What percentage of the population is vaccinated?",  # a share asked in the present tense
+    # "recently" is read from as_of; "from 1952" says where the card comes from
+    "A baseball card from 1952 recently sold at auction. How much did it fetch?",
+    "Which letters from the 1990s were recently published?",
 ])
 def test_current(question):
     check(question, "current", None, "2025-11-22")
@@ -315,6 +322,7 @@ def test_current(question):
     ("What was the most recent statement on Gaza in 2019?", "2019-12-31"),
     ("Was he still the minister in 2015?", "2015-12-31"),
     ("What are the latest developments this week?", "2025-11-22"),
+    ("Which bills were recently passed in 2015?", "2015-12-31"),  # "in 2015" is when, not whence
 ])
 def test_current_as_of(question, end):
     check(question, "current", None, end)
@@ -339,6 +347,7 @@ def test_current_as_of(question, end):
     "He won the contest for the 15th time in 16 years. How many did he eat?",  # a count
     "What did she get for her 30th birthday?",
     "Was ist das Online-Sicherheitsgesetz?",
+    "What did police say about the human remains found in the lake?",  # "remains" the noun
 ])
 def test_none(question):
     check(question, "none")

@@ -473,6 +473,12 @@ def _decide(text: str, items: list[_Item], future: list[_Atom], cues: _Cues, as_
         return _Decision("evolution", start, end, (), conf,
                          f"{_q(why)} asks how something changed over time, bounded by {named}", (why,))
 
+    if (cues.current and named_items and all(R.SPEECH_TIME_CUES.search(c) for c in cues.current)
+            and all(it.how == "in" and R.ORIGIN_BEFORE.search(text[max(0, it.lo - 20): it.lo])
+                    for it in named_items)):
+        return _Decision("current", None, as_of, (), min(confidence, 0.6),
+                         f"{_q(cues.current[0])} is read from as_of; {named} describes something else",
+                         (cues.current[0],))
     if cues.current and named_items:
         # "the most recent statement in 2019": the latest state within that period, read like
         # "as of" its end (the contract keeps point_in_time for periods without such cues)

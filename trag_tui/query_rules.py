@@ -874,6 +874,8 @@ def dateparser_vocabulary() -> frozenset[str]:
 CURRENT_CUES = _c(
     r"\b(?:current(?:ly)?|now(?:adays)?|at\s+present|presently|at\s+the\s+moment|right\s+now|latest|"
     r"most\s+recent(?:ly)?|recent(?:ly)?|these\s+days|still|any\s*more|up[-\s]to[-\s]date|"
+    # "Which product remains hard to find?": the verb says "still", the noun ("human remains") does not
+    r"(?<!\bthe\s)(?<!\bhuman\s)(?<!\bhis\s)(?<!\bher\s)(?<!\btheir\s)(?<!\bits\s)remains?(?!\s+(?:of|were|was)\b)|"
     r"as\s+(?:things|it)\s+stands?|"
     r"when\s+(?:did|was|were|has|have|had)\s+(?:\S+\s+){1,5}?last|"  # "When did the Bank last cut rates?"
     r"сейчас|в\s+настоящее\s+время|на\s+данный\s+момент|на\s+сегодня(?:шний\s+день)?|текущ\w+|нынешн\w+|"
@@ -886,6 +888,13 @@ CURRENT_CUES = _c(
     r"actualmente|actuales|ahora|hoy\s+en\s+día|en\s+la\s+actualidad|en\s+este\s+momento|últim[oa]s?|"
     r"recientes?|recientemente|todavía|aún|sigue|siguen|hasta\s+ahora|a\s+día\s+de\s+hoy)(?!\w)"
 )
+# The adverb that dates an event from the moment of asking ("a card from 1952 recently sold"): a
+# period that only says where a thing comes from ("from 1952") describes that thing and does not
+# end the search; "passed in 2015" still does.
+SPEECH_TIME_CUES = _c(
+    r"^(?:recently|récemment|kürzlich|vor\s+kurzem|recientemente|недавно)$"
+)
+ORIGIN_BEFORE = _c(r"(?:^|\s)(?:from|dating\s+from|aus|de|del|из)\s+(?:the\s+)?$")
 # The subset that only says "now" and can leave the semantic query ("the current inflation rate").
 STRIPPABLE_CUES = _c(
     r"\b(?:current(?:ly)?|now(?:adays)?|at\s+present|presently|at\s+the\s+moment|right\s+now|latest|"
@@ -980,6 +989,8 @@ QUANTITY_QUESTION = _c(
 # How much / how high: a present quantity whatever the noun.
 HOW_MUCH = _c(
     r"\bhow\s+(?:much|many|high|low|big|large)\b[^?.!]{0,60}?\b(?:is|are|does|do)\b|"
+    # "What percentage of the population is vaccinated?": a share asked in the present tense
+    r"\bwhat\s+(?:percentage|percent|share|proportion|fraction|portion)\s+of\b[^?.!]{1,60}?\b(?:is|are)\b|"
     r"\bwie\s+(?:hoch|viel|viele|groß|teuer|stark)\s+(?:ist|sind)\b|\bсколько\s+(?:стоит|сейчас)\b|"
     r"\bcombien\s+(?:coûte|vaut|y\s+a-t-il)\b|\bcu[aá]nto\s+(?:cuesta|vale)\b"
 )
