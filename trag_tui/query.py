@@ -473,13 +473,14 @@ def _decide(text: str, items: list[_Item], future: list[_Atom], cues: _Cues, as_
         return _Decision("evolution", start, end, (), conf,
                          f"{_q(why)} asks how something changed over time, bounded by {named}", (why,))
 
-    if (cues.current and named_items and all(R.SPEECH_TIME_CUES.search(c) for c in cues.current)
-            and all(it.how == "in" and R.ORIGIN_BEFORE.search(text[max(0, it.lo - 20): it.lo])
-                    for it in named_items)):
-        return _Decision("current", None, as_of, (), min(confidence, 0.6),
-                         f"{_q(cues.current[0])} is read from as_of; {named} describes something else",
-                         (cues.current[0],))
     if cues.current and named_items:
+        if (all(R.SPEECH_TIME_CUES.search(c) for c in cues.current)
+                and all(it.how == "in" and _preceded_by(text, it.lo, R.ORIGIN_BEFORE, 20) is not None
+                        for it in named_items)):
+            # "a card from 1952 recently sold": the period says where the card comes from
+            return _Decision("current", None, as_of, (), min(confidence, 0.6),
+                             f"{_q(cues.current[0])} is read from as_of; {named} describes something else",
+                             (cues.current[0],))
         # "the most recent statement in 2019": the latest state within that period, read like
         # "as of" its end (the contract keeps point_in_time for periods without such cues)
         _, end = _cover(spans)
@@ -543,11 +544,17 @@ _STOPWORDS = frozenset(
 )
 
 
+def _preceded_by(text: str, lo: int, pattern: R.LazyPattern, width: int) -> int | None:
+    """Where a match of `pattern` (anchored at its end) starts in the `width` characters before lo."""
+    window = text[max(0, lo - width): lo]
+    m = pattern.search(window)
+    return lo - len(window) + m.start() if m else None
+
+
 def _with_prep(text: str, lo: int, hi: int) -> tuple[int, int]:
     """Widen a time span over the preposition directly before it."""
-    window = text[max(0, lo - 12): lo]
-    prep = _LEADING_PREP.search(window)
-    return (lo - len(window) + prep.start(), hi) if prep else (lo, hi)
+    start = _preceded_by(text, lo, _LEADING_PREP, 12)
+    return (lo if start is None else start, hi)
 
 
 def _cut(text: str, spans: list[tuple[int, int]]) -> str:
