@@ -138,6 +138,13 @@ PERIODS = [
     ("until 2015", None, "2015-12-31"),
     ("up to 2015", None, "2015-12-31"),
     ("before March 2020", None, "2020-02-29"),
+    # a bounded stretch next to a named period
+    ("Where was Tim in the week before 16 November 2023?", "2023-11-09", "2023-11-15"),
+    ("What happened the day before 3 May 2023?", "2023-05-02", "2023-05-02"),
+    ("What was said in the month before March 2020?", "2020-02-01", "2020-02-29"),
+    ("What did MPs say in the two weeks after 1 March 2020?", "2020-03-02", "2020-03-15"),
+    ("the fortnight following 10 June 2024", "2024-06-11", "2024-06-24"),
+    ("in the weeks leading up to March 2020", "2020-02-09", "2020-02-29"),
     ("prior to 2010", None, "2009-12-31"),
     ("pre-2008 regulation", None, "2007-12-31"),
     ("by the end of 2023", None, "2023-12-31"),

@@ -174,6 +174,7 @@ def _dateparser_atoms(text: str, as_of: dt.date, atoms: list[_Atom]) -> list[_At
 # --- combining expressions: ranges, lists, since/before/as of --------------------------------
 
 _ARTICLE = r"(?:(?:the|le|la|les|l['’]|der|die|das|dem|den|el|los|las)\s+)?"
+_SPAN_LENGTH = r"(?:the\s+)?(?:(?P<n>\d{1,3}|[^\W\d_]+)\s+)?(?P<unit>days?|weeks?|fortnights?|months?|years?)"
 _PREFIXES = [  # (how, pattern) tried in order against the text just before an expression
     ("compared", r"(?:compared|comparison|comparé|comparée|verglichen|comparación|comparado|сравнению|"
         r"сравнении)\s+(?:with|to|à|au|mit|con|с|со)"),
@@ -182,6 +183,10 @@ _PREFIXES = [  # (how, pattern) tried in order against the text just before an e
     ("between", r"between|entre|zwischen|между"),
     ("week_of", r"(?:the\s+)?week\s+(?:of|beginning|starting|commencing|ending)|la\s+semaine\s+du|"
         r"die\s+woche\s+vom|la\s+semana\s+del"),
+    # "the week before 16 November", "the two months after the March 2020 budget": a bounded
+    # stretch next to the named period, not the open-ended "before"/"after".
+    ("span_before", rf"{_SPAN_LENGTH}\s+(?:before|prior\s+to|preceding|leading\s+up\s+to)"),
+    ("span_after", rf"{_SPAN_LENGTH}\s+(?:after|following)"),
     ("since", r"(?:ever\s+)?since|starting\s+(?:in|from)|as\s+from|beginning\s+in|depuis|à\s+partir\s+d[eu']?|"
         r"dès|seit|ab|desde|a\s+partir\s+de|с|со|начиная\s+с"),
     ("after", r"after|post|following|later\s+than|après|nach|después\s+de(?:l)?|posterior\s+a|после"),
@@ -226,6 +231,7 @@ class _Item:
     how: str  # "in", "since", "after", "before", "until", "as_of", "range", "between"
     parts: tuple[_Atom, ...]
     listed: bool = False  # joined to a neighbour by "and", "or", "vs", a comma...
+    length: tuple[str, int] = ("day", 0)  # the stretch of "span_before"/"span_after": (unit, count)
 
     def span(self, as_of: dt.date) -> tuple[dt.date | None, dt.date | None, bool]:
         """(start, end, clipped): the period, and whether it had to be bent to fit as_of."""
@@ -239,6 +245,15 @@ class _Item:
             return start, as_of, False
         if self.how == "before":
             return None, R.add_days(first.start, -1), False
+        if self.how == "span_before":
+            unit, n = self.length
+            return R.shift(first.start, unit, -n), R.add_days(first.start, -1), False
+        if self.how == "span_after":
+            unit, n = self.length
+            start = R.add_days(first.end, 1)
+            if start > as_of:
+                return as_of, as_of, True
+            return start, R.shift(first.end, unit, n), False
         if self.how == "until":
             return None, first.end, False
         if self.how == "as_of":
@@ -250,7 +265,24 @@ class _Item:
     @property
     def is_span(self) -> bool:
         """A stretch of time something can move across, rather than one named period."""
-        return self.how not in ("in", "week_of") or self.parts[0].found.kind in (R.TRAILING, R.TO_DATE, R.RANGE)
+        return self.how not in _BOUNDED or self.parts[0].found.kind in (R.TRAILING, R.TO_DATE, R.RANGE)
+
+
+_BOUNDED = ("in", "week_of", "span_before", "span_after")  # one stretch, not open-ended
+_SPAN_LENGTH_RE = R.LazyPattern(_SPAN_LENGTH)
+
+
+def _span_length(prefix: str) -> tuple[str, int]:
+    """(unit, count) of "the two weeks before"; without a count, one ("the week before") or,
+    for a plural, a few ("in the months after")."""
+    m = _SPAN_LENGTH_RE.search(prefix)
+    unit, mult = R.unit_of(m["unit"])
+    n = m["n"]
+    if n and (n.isdigit() or n.lower() in R.NUMBERS):
+        count = R.number(n)
+    else:
+        count = 3 if m["unit"].lower().endswith("s") else 1
+    return unit, count * mult
 
 
 def _prefix(before: str) -> tuple[str, int]:
@@ -306,6 +338,8 @@ def _group(text: str, atoms: list[_Atom]) -> list[_Item]:
             elif how in ("from", "between", "compared"):
                 # "speeches from 2019" are speeches of 2019; the word stays outside the period
                 items.append(_Item(a.lo, a.hi, "in", (a,)))
+            elif how in ("span_before", "span_after"):
+                items.append(_Item(lo, a.hi, how, (a,), length=_span_length(text[lo: a.lo])))
             else:
                 items.append(_Item(lo, a.hi, how, (a,)))
             i += 1
@@ -493,7 +527,7 @@ def _decide(text: str, items: list[_Item], future: list[_Atom], cues: _Cues, as_
         it = named_items[0]
         relative = it.parts[0].found.kind in (R.RELATIVE, R.TRAILING, R.TO_DATE, R.TODAY)
         what = ("a range" if it.how in ("range", "between") else
-                "an open-ended period" if it.how not in ("in", "week_of") else
+                "an open-ended period" if it.how not in _BOUNDED else
                 "a period relative to as_of" if relative else
                 "a period")
         return _Decision("point_in_time", s, e, (), confidence, f"{named} names {what}", ())
