@@ -150,3 +150,15 @@ def test_current_finds_the_latest_report_when_history_crowds_the_pool(tmp_path, 
         assert "latest" not in [h.doc_id for h in res.hits]
     finally:
         index.close()
+
+
+def test_evaluate_without_the_baseline_scores_the_engine_alike(idx):
+    from trag_tui.evaluation import QA, evaluate
+
+    qas = [QA("q1", "What was said about inflation in 2016?", AS_OF, ("inflation-2016-07",), "pit", ()),
+           QA("q2", "What is the latest on housing?", AS_OF, ("housing-2025-11",), "current", ())]
+    both = evaluate(idx, qas, k=5)
+    engine_only = evaluate(idx, qas, k=5, baseline=False)
+    assert engine_only["engine"] == both["engine"]
+    assert both["baseline"]["n_with_evidence"] == 2
+    assert engine_only["baseline"]["n_with_evidence"] == 0 and engine_only["baseline"]["recall"] is None

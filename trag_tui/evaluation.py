@@ -141,13 +141,15 @@ class SystemScores:
         }
 
 
-def evaluate(index, qas: Sequence[QA], k: int = 5, settings=None, halt: bool = False) -> dict[str, Any]:
-    """Run the temporal engine and the time-blind baseline on every question; return figures."""
+def evaluate(index, qas: Sequence[QA], k: int = 5, settings=None, halt: bool = False,
+             baseline: bool = True) -> dict[str, Any]:
+    """Run the temporal engine and (unless `baseline` is False) the time-blind baseline on every
+    question; return figures. Without the baseline its figures are empty."""
     from .retrieval.modes import Retriever, search
 
     settings = settings or index.settings
     retriever = Retriever(index, settings)
-    engine, baseline = SystemScores(), SystemScores()
+    engine, blind_scores = SystemScores(), SystemScores()
     by_cat: dict[str, tuple[SystemScores, SystemScores]] = {}
     by_intent: dict[str, tuple[SystemScores, SystemScores]] = {}
     intents: dict[str, int] = {}
@@ -156,18 +158,20 @@ def evaluate(index, qas: Sequence[QA], k: int = 5, settings=None, halt: bool = F
         res = search(index, qa.question, as_of=as_of, k=k, settings=settings, halt=halt,
                      retriever=retriever)
         blind = search(index, res.query, as_of=as_of, k=k, settings=settings, halt=halt,
-                       retriever=retriever, mode="blind")
+                       retriever=retriever, mode="blind") if baseline else None
         intents[res.query.intent] = intents.get(res.query.intent, 0) + 1
         cat = by_cat.setdefault(qa.category or "all", (SystemScores(), SystemScores()))
         intent = by_intent.setdefault(res.query.intent, (SystemScores(), SystemScores()))
         for i, result in enumerate((res, blind)):
+            if result is None:
+                continue
             ids = [h.doc_id for h in result.hits]
             dates = [_d(h.date) for h in result.hits]
-            for system in ((engine, baseline)[i], cat[i], intent[i]):
+            for system in ((engine, blind_scores)[i], cat[i], intent[i]):
                 system.add(qa, ids, dates, k, res.query.periods)
     return {
         "k": k, "questions": len(qas), "intents": intents,
-        "engine": engine.summary(), "baseline": baseline.summary(),
+        "engine": engine.summary(), "baseline": blind_scores.summary(),
         "by_category": {c: {"engine": e.summary(), "baseline": b.summary()} for c, (e, b) in by_cat.items()},
         "by_intent": {c: {"engine": e.summary(), "baseline": b.summary()} for c, (e, b) in by_intent.items()},
     }
