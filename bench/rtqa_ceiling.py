@@ -23,8 +23,10 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 QA = REPO.parent / "shared" / "corpora" / "realtimeqa" / "qa.jsonl"
-# An article shorter than this holding the player's ad-feedback text has no story in it.
+# A gold article whose text is the video player's ad-feedback form, and no longer than this
+# (its chunks' text together), has no story in it.
 PLACEHOLDER = "How relevant is this ad to you?"
+PLACEHOLDER_MAX_CHARS = 500
 
 
 def _is_this_week(tq) -> bool:
@@ -68,7 +70,7 @@ def audit(index, qas) -> dict:
                 continue
             gold += 1  # a (question, article) link
             text = row[1] or ""
-            placeholder += len(text) < 500 and PLACEHOLDER in text
+            placeholder += len(text) < PLACEHOLDER_MAX_CHARS and PLACEHOLDER in text
             if this_week:
                 week_gold += 1
                 before_monday += row[0] is not None and row[0] < tq.start.isoformat()

@@ -228,7 +228,9 @@ class _Item:
 
     lo: int
     hi: int
-    how: str  # "in", "since", "after", "before", "until", "as_of", "range", "between"
+    # "in", "since", "after", "before", "span_before", "span_after", "until", "as_of", "range",
+    # "between", "week_of"
+    how: str
     parts: tuple[_Atom, ...]
     listed: bool = False  # joined to a neighbour by "and", "or", "vs", a comma...
     length: tuple[str, int] = ("day", 0)  # the stretch of "span_before"/"span_after": (unit, count)
@@ -238,22 +240,15 @@ class _Item:
         first, last = self.parts[0].found, self.parts[-1].found
         if self.how in ("range", "between"):
             return min(first.start, last.start), max(first.end, last.end), False
-        if self.how in ("since", "after"):
+        unit, n = self.length
+        if self.how in ("since", "after", "span_after"):
             start = first.start if self.how == "since" else R.add_days(first.end, 1)
             if start > as_of:  # "since 2030": nothing can be dated there; read it as as_of alone
                 return as_of, as_of, True
-            return start, as_of, False
-        if self.how == "before":
-            return None, R.add_days(first.start, -1), False
-        if self.how == "span_before":
-            unit, n = self.length
-            return R.shift(first.start, unit, -n), R.add_days(first.start, -1), False
-        if self.how == "span_after":
-            unit, n = self.length
-            start = R.add_days(first.end, 1)
-            if start > as_of:
-                return as_of, as_of, True
-            return start, R.shift(first.end, unit, n), False
+            return start, R.shift(first.end, unit, n) if self.how == "span_after" else as_of, False
+        if self.how in ("before", "span_before"):
+            start = R.shift(first.start, unit, -n) if self.how == "span_before" else None
+            return start, R.add_days(first.start, -1), False
         if self.how == "until":
             return None, first.end, False
         if self.how == "as_of":
