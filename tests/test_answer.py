@@ -23,7 +23,8 @@ from trag_tui.answer import (
 from trag_tui.context import (
     ANSWER_SYSTEM_PROMPT, Source, arrange, build_context, period_label, prompt_text, window,
 )
-from trag_tui.generation import GenerationError, ScriptedGenerator, estimate_tokens
+from tests.fakes import ScriptedGenerator
+from trag_tui.generation import GenerationError, estimate_tokens
 from trag_tui.retrieval.modes import Hit, SearchResult
 from trag_tui.settings import Settings
 

@@ -18,12 +18,13 @@ from pathlib import Path
 from urllib.parse import quote
 
 from sqlite_utils.utils import sqlite3  # pysqlite3 where installed: it can load extensions
+from .errors import TragError
 
 APPLICATION_ID = 0x54524147  # "TRAG": marks the file as a trag-tui index
 MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 
 
-class IndexFileError(Exception):
+class IndexFileError(TragError):
     """An index file that cannot be opened as asked; the message is meant for the user."""
 
 

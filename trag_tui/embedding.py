@@ -14,13 +14,15 @@ from pathlib import Path
 from typing import Protocol, Sequence
 
 import numpy as np
+from .errors import TragError
+from .settings import Settings
 
 BUNDLED_NAME = "all-MiniLM-L6-v2"
 HASH_NAME = "hash"
 _WORD = re.compile(r"\w+", re.UNICODE)
 
 
-class EmbedderError(Exception):
+class EmbedderError(TragError):
     """An embedder that cannot be loaded or does not match the index; the message is for users."""
 
 
@@ -61,7 +63,7 @@ class HashEmbedder:
 class SentenceTransformerEmbedder:
     """A sentence-transformers model loaded from a local folder, on the CPU, offline."""
 
-    def __init__(self, folder: Path, name: str, batch_size: int = 32):
+    def __init__(self, folder: Path, name: str, batch_size: int = 32, threads: int = 0):
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
         os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
@@ -71,7 +73,7 @@ class SentenceTransformerEmbedder:
         import torch
         from sentence_transformers import SentenceTransformer
 
-        torch.set_num_threads(os.cpu_count() or 1)
+        torch.set_num_threads(threads or os.cpu_count() or 1)
         self.folder = folder
         self.name = name
         self.batch_size = batch_size
@@ -110,26 +112,49 @@ def bundled_model_folder() -> Path:
     return folder
 
 
+def register_builtins(register) -> None:
+    """The embedders that ship with trag-tui, registered like any plug-in's."""
+    register(BUNDLED_NAME, lambda choice, settings: SentenceTransformerEmbedder(
+        bundled_model_folder(), BUNDLED_NAME, settings.embed_batch, settings.threads))
+    register(HASH_NAME, _hash_embedder)
+
+
+def _hash_embedder(choice: str, settings: Settings) -> HashEmbedder:
+    name = embedder_name(choice)
+    try:
+        return HashEmbedder(int(name.split("-", 1)[1]))
+    except ValueError as exc:
+        raise EmbedderError(f"bad hash embedder name {choice!r}") from exc
+
+
 def embedder_name(choice: str | None) -> str:
     """The name recorded in an index for an embedder choice, without loading the model."""
     if choice in (None, "", "bundled", BUNDLED_NAME):
         return BUNDLED_NAME
-    if choice == HASH_NAME or (choice or "").startswith(HASH_NAME + "-"):
+    assert choice is not None
+    if choice == HASH_NAME or choice.startswith(HASH_NAME + "-"):
         return choice if "-" in choice else f"{HASH_NAME}-384"
+    if _plugin(choice) is not None:
+        return choice
     return "st:" + Path(choice).expanduser().resolve().name
 
 
-def load_embedder(choice: str | None, batch_size: int = 32) -> Embedder:
-    """Load the embedder named by a setting: None/bundled, `hash[-DIM]`, or a model folder."""
+def _plugin(choice: str):
+    from .plugins import embedders
+
+    return embedders().find(choice)
+
+
+def load_embedder(choice: str | None, settings: Settings | None = None) -> Embedder:
+    """Load the embedder named by a setting: None/bundled, `hash[-DIM]`, a registered plug-in's
+    name, or a sentence-transformers model folder. A plug-in's factory gets the choice and the
+    settings (batch size, threads)."""
+    settings = settings or Settings()
     name = embedder_name(choice)
-    if name == BUNDLED_NAME:
-        return SentenceTransformerEmbedder(bundled_model_folder(), BUNDLED_NAME, batch_size)
-    if name.startswith(HASH_NAME + "-"):
-        try:
-            return HashEmbedder(int(name.split("-", 1)[1]))
-        except ValueError as exc:
-            raise EmbedderError(f"bad hash embedder name {choice!r}") from exc
-    folder = Path(choice).expanduser().resolve()
+    plugin = _plugin(name)
+    if plugin is not None:
+        return plugin.factory(name, settings)
+    folder = Path(choice or "").expanduser().resolve()
     if not folder.is_dir():
         raise EmbedderError(f"embedder folder not found: {folder}")
-    return SentenceTransformerEmbedder(folder, name, batch_size)
+    return SentenceTransformerEmbedder(folder, name, settings.embed_batch, settings.threads)

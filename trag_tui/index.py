@@ -43,7 +43,7 @@ class Index:
         recorded = get_meta(self.conn, "embedder")
         choice = self.settings.embedder
         if recorded is None:
-            return load_embedder(choice, self.settings.embed_batch)
+            return load_embedder(choice, self.settings)
         if choice is not None and embedder_name(choice) != recorded:
             raise EmbedderError(
                 f"this index was built with the embedder {recorded!r}; "
@@ -54,7 +54,7 @@ class Index:
                 f"this index was built with the embedder {recorded!r}: pass its folder with "
                 "--embedder PATH (or TRAG_TUI_EMBEDDER)"
             )
-        return load_embedder(choice if choice is not None else recorded, self.settings.embed_batch)
+        return load_embedder(choice if choice is not None else recorded, self.settings)
 
     def generation(self) -> tuple[int, int]:
         """Changes when the file changes, by this connection or another one."""
