@@ -35,7 +35,7 @@ AS_OF = dt.date(2024, 6, 1)
 
 @dataclass(frozen=True)
 class TQ:
-    """The fields of a parsed question (trag_tui.query.TemporalQuery) that answers read."""
+    """The fields of a parsed question (trag_tui.temporal.question.TemporalQuery) that answers read."""
 
     question: str
     intent: str
@@ -553,7 +553,7 @@ def test_done_to_dict_is_json():
 
 @pytest.fixture(scope="module")
 def small_index(tmp_path_factory):
-    pytest.importorskip("trag_tui.query")
+    pytest.importorskip("trag_tui.temporal.question")
     from trag_tui.index import open_index
     from trag_tui.indexer import Indexer
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Mapping, Union
 
 from . import extractive
-from .context import STOP, Context, Source, build_context, fetch_quotes, month_label, \
+from .context import STOP, Source, build_context, fetch_quotes, month_label, \
     period_label, query_periods, sentence_messages
 from .generation import GenerationError, Generator, count_messages, load_generator
 from .grounding import Claim, Dropped, Gate, source_facts

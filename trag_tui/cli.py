@@ -249,7 +249,7 @@ def stats(ctx, as_json):
 @click.option("--json", "as_json", is_flag=True)
 def parse(question, as_of, batch, as_json):
     """Show how the time in a question is read: intent, period(s), as-of."""
-    from .query import parse as parse_question
+    from .temporal.question import parse as parse_question
 
     if batch is not None:
         for _, row, when in _batch_rows(batch):

@@ -20,7 +20,7 @@ from typing import Iterable, Sequence
 
 from .labels import MONTHS, day_label, period_label
 from .sentences import quotable, split
-from .text_words import STOPWORDS, content_words, stem, tokens
+from .text_words import STOPWORDS, stem, tokens
 
 # -- numbers --------------------------------------------------------------------------------
 
@@ -294,7 +294,7 @@ def reported_when(sentence: str, said_on: str | None) -> Reported | None:
         return Reported(m.group(0).strip(" ."), start, end)
     if not _RELATIVE.search(sentence):
         return None
-    from .query import parse
+    from .temporal.question import parse
 
     q = parse(sentence, day)
     if q.intent != "point_in_time" or q.start is None or q.end is None or not q.expressions \

@@ -11,7 +11,7 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
-from trag_tui import dates
+from trag_tui.temporal import document_dates as dates
 from trag_tui.documents import Document, IngestError
 from trag_tui.ingest import FileRead
 

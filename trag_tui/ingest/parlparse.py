@@ -15,7 +15,7 @@ from pathlib import Path
 
 from lxml import etree
 
-from trag_tui import dates
+from trag_tui.temporal import document_dates as dates
 from trag_tui.documents import DateSource, Document, IngestError
 from trag_tui.ingest import FileRead, read_bytes, text
 
