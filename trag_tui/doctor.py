@@ -140,9 +140,9 @@ def clean_copy(src: Path, dest: Path) -> CopyReport:
             report.notes.append(
                 f"{len(missing)} documents had no usable vector and were left out; run "
                 "`trag-tui index` on the same folders (same embedder) to add them again")
-        from .evidence import update_evidence
+        from .corroboration import update_corroboration
 
-        update_evidence(new)
+        update_corroboration(new)
     finally:
         old.close()
         new.close()

@@ -82,7 +82,7 @@ class Summary:
     chunks_embedded: int = 0
     chunks_reused: int = 0
     files_pruned: int = 0
-    evidence: dict = field(default_factory=dict)
+    corroboration: dict = field(default_factory=dict)
     seconds: float = 0.0
 
     def to_dict(self) -> dict:
@@ -232,11 +232,11 @@ class Indexer:
             files, documents = self._prune(paths, seen_keys)
             summary.files_pruned += files
             summary.documents_removed += documents
-        # The evidence graph (shingle signatures, edges, centrality, near-duplicate clusters)
+        # The corroboration graph (shingle signatures, edges, centrality, near-duplicate clusters)
         # is brought up to date for new chunks; it is cheap when nothing changed.
-        from .evidence import update_evidence
+        from .corroboration import update_corroboration
 
-        summary.evidence = update_evidence(self.conn)
+        summary.corroboration = update_corroboration(self.conn)
         # Who said it (speakers, sources, named title parts) for the documents added since.
         from .facets import update_facets
 
