@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import logging
 import sys
 import time
 from pathlib import Path
@@ -34,6 +35,16 @@ def _database(command):
     return click.option("-d", "--database", type=click.Path(dir_okay=False, path_type=Path),
                         expose_value=False, callback=use, is_eager=True,
                         help="Index file (default trag.db; env TRAG_TUI_DB).")(command)
+
+
+def _log_to_stderr(level: int) -> None:
+    # A new handler per run: the stream is whatever stderr is now. Without -v only errors
+    # show; what a command reports itself (failed files, dropped sentences) is not repeated.
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger("trag_tui")
+    root.handlers[:] = [handler]
+    root.setLevel(level)
 
 
 def _date(value: str | None) -> dt.date | None:
@@ -113,10 +124,14 @@ class _Group(click.Group):
 @click.group(cls=_Group, invoke_without_command=True)
 @click.option("-d", "--database", "db", type=click.Path(dir_okay=False, path_type=Path),
               envvar="TRAG_TUI_DB", help="Index file (default trag.db; env TRAG_TUI_DB).")
+@click.option("-v", "--verbose", count=True,
+              help="Log what the engine decides on stderr (-v: steps, -vv: details).")
 @click.version_option(package_name="trag-tui")
 @click.pass_context
-def cli(ctx: click.Context, db: Path | None) -> None:
+def cli(ctx: click.Context, db: Path | None, verbose: int) -> None:
     """Time-aware question answering over dated documents, in one SQLite file."""
+    _log_to_stderr(logging.ERROR if not verbose else logging.INFO if verbose == 1 else
+                   logging.DEBUG)
     try:
         settings = Settings.load(db=db)
     except (ValueError, OSError) as exc:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import atexit
 import dataclasses
 import importlib.util
+import logging
 import math
 import os
 import re
@@ -30,6 +31,8 @@ MESSAGE_OVERHEAD = 8
 _WORD = re.compile(r"\S+")
 # Loading swaps a llama.cpp factory function for a moment; two loads must not interleave.
 _LOAD_LOCK = threading.Lock()
+
+log = logging.getLogger(__name__)
 
 
 class GenerationError(TragError):
@@ -168,6 +171,7 @@ class LlamaGenerator:
         self.repeat_penalty = repeat_penalty
         self.n_batch = n_batch
         self._lock = threading.RLock()
+        log.info("loading %s (n_ctx %d, %d threads)", path.name, self.n_ctx, self.threads)
         with _LOAD_LOCK:
             self.llm = self._load(llama_cpp, low, path, n_batch, seed, extra_buffers)
             _OPEN.add(self)

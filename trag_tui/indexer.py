@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import logging
 import os
 import stat
 import time
@@ -42,6 +43,8 @@ from .store import (
     text_hash,
     vectors_for_hashes,
 )
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -244,6 +247,14 @@ class Indexer:
         summary.chunks_embedded = state.chunks_embedded
         summary.chunks_reused = state.chunks_reused
         summary.seconds = round(time.monotonic() - started, 3)
+        for path, why in summary.files_failed:
+            log.warning("not indexed: %s: %s", path, why)
+        for path, why in summary.files_skipped:
+            log.debug("skipped: %s: %s", path, why)
+        log.info("indexed %d documents (%d kept, %d removed), %d chunks embedded, %d reused, "
+                 "in %.1f s", summary.documents_added, summary.documents_kept,
+                 summary.documents_removed, summary.chunks_embedded, summary.chunks_reused,
+                 summary.seconds)
         return summary
 
     # -- one file ---------------------------------------------------------------------------

@@ -19,11 +19,14 @@ instead of taking the built-ins down with it.
 from __future__ import annotations
 
 import functools
+import logging
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from typing import Any, Callable
 
 from .errors import TragError
+
+log = logging.getLogger(__name__)
 
 EMBEDDERS = "trag_tui.embedders"
 GENERATORS = "trag_tui.generators"
@@ -71,6 +74,7 @@ class Registry:
                 hook(functools.partial(self.register, provider=provider))
             except Exception as exc:  # noqa: BLE001 - one bad plug-in must not hide the rest
                 self.failures[ep.name] = f"{provider}: {type(exc).__name__}: {exc}"
+                log.warning("plug-in %s not loaded: %s", ep.name, self.failures[ep.name])
 
     def find(self, choice: str) -> Plugin | None:
         """The plug-in for a choice; the longest matching name wins ("a:b" over "a")."""
