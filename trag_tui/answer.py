@@ -20,11 +20,20 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Mapping, Union
 
 from . import extractive
-from .context import STOP, Source, build_context, fetch_quotes, month_label, \
-    period_label, query_periods, sentence_messages
+from .context import (
+    STOP,
+    Source,
+    build_context,
+    fetch_quotes,
+    month_label,
+    period_label,
+    query_periods,
+    sentence_messages,
+)
 from .generation import GenerationError, Generator, count_messages, load_generator
 from .grounding import Claim, Dropped, Gate, source_facts
-from .sentences import quotable, split as sentences_of
+from .sentences import quotable
+from .sentences import split as sentences_of
 from .settings import Settings
 from .text_words import content_words
 

@@ -316,7 +316,8 @@ def parse(question, as_of, batch, as_json):
 def search(ctx, question, as_of, k, mode, decay, alpha, lam, tau, fusion, scope, no_halt, explain, batch,
            as_json):
     """Find dated passages for a question (hybrid BM25 + dense, time-aware)."""
-    from .retrieval.modes import Retriever, search as run_search
+    from .retrieval.modes import Retriever
+    from .retrieval.modes import search as run_search
 
     settings = _settings(ctx, k=k, decay=decay, alpha=alpha, lam=lam, tau=tau, fusion=fusion, scope=scope)
     idx = _open(settings)
@@ -375,7 +376,8 @@ def ask(ctx, question, as_of, model, k, mode, max_tokens, evidence_only, scope, 
     """Answer a question from the index, streamed, every sentence checked against its dated source."""
     import threading
 
-    from .answer import Done, Retrieved, Token, ask as run_ask, render_answer, sigint_cancels
+    from .answer import Done, Retrieved, Token, render_answer, sigint_cancels
+    from .answer import ask as run_ask
     from .retrieval.modes import Retriever
 
     settings = _settings(ctx, model=model, k=k, max_tokens=max_tokens, scope=scope)

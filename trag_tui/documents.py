@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 from typing import Literal
+
 from .errors import TragError
 
 #: How a document's date was found; stored in the index so a user can judge how far to trust it.

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Protocol, Sequence
 
 import numpy as np
+
 from .errors import TragError
 from .settings import Settings
 

@@ -9,7 +9,6 @@ choice: "who" wants a person (for a speech, the speaker and the office they spea
 """
 from __future__ import annotations
 
-import datetime as dt
 import re
 from dataclasses import dataclass, replace
 from typing import Sequence
@@ -19,6 +18,7 @@ import numpy as np
 from .grounding import dates, quantities, reported_when
 from .labels import day_label
 from .sentences import quotable
+from .temporal.calendar import iso_day
 from .text_words import STOPWORDS, content_words
 
 QUOTE_WORDS = 60
@@ -207,10 +207,8 @@ def _excerpt(picks: Sequence[Candidate]) -> Candidate:
 
 
 def _date(value: str | None) -> str | None:
-    try:
-        return day_label(dt.date.fromisoformat(value[:10])) if value else None
-    except ValueError:
-        return value
+    day = iso_day(value)
+    return day_label(day) if day else value
 
 
 def render_pick(c: Candidate, question: str, kind: str | None) -> str:

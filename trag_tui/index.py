@@ -9,7 +9,13 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .db import connect, get_meta, is_readonly, sqlite3
-from .embedding import BUNDLED_NAME, Embedder, EmbedderError, embedder_name, load_embedder
+from .embedding import (
+    BUNDLED_NAME,
+    Embedder,
+    EmbedderError,
+    embedder_name,
+    load_embedder,
+)
 from .settings import Settings
 
 

@@ -17,7 +17,14 @@ from ..settings import Settings
 from ..store import to_day
 from . import scoring
 from .candidates import (
-    VEC_K_LIMIT, ChunkInfo, DayRange, DaySpread, DenseMatrix, Vocabulary, chunk_info, dense_candidates,
+    VEC_K_LIMIT,
+    ChunkInfo,
+    DayRange,
+    DaySpread,
+    DenseMatrix,
+    Vocabulary,
+    chunk_info,
+    dense_candidates,
     fts_candidates,
 )
 

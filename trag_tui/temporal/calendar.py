@@ -89,3 +89,14 @@ def latest(rebase: Callable[[int], Span], as_of: dt.date) -> Span:
     """The latest period of a yearly kind ("March", "Q3") that begins on or before `as_of`."""
     span = rebase(as_of.year)
     return span if span[0] <= as_of else rebase(as_of.year - 1)
+
+
+def iso_day(value: object) -> dt.date | None:
+    """The day of a stored date ("2025-11-19", "2025-11-19T10:00", a date), or None when there
+    is none or it is not one: how dates kept in the index are read back everywhere."""
+    if value is None or isinstance(value, dt.date):
+        return value if not isinstance(value, dt.datetime) else value.date()
+    try:
+        return dt.date.fromisoformat(str(value)[:10]) if value else None
+    except ValueError:
+        return None
