@@ -17,7 +17,7 @@ import signal
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, Mapping, Union
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Union
 
 from . import extractive
 from .context import (
@@ -48,6 +48,9 @@ SOURCE_WINDOW = 320  # estimated tokens of each source's passage kept around its
 UNBOUNDED = 10**9
 PER_SOURCE = 2
 
+if TYPE_CHECKING:
+    from .retrieval.modes import SearchResult
+
 log = logging.getLogger(__name__)
 
 
@@ -64,7 +67,7 @@ class EvidenceLine:
 class Retrieved:
     """Retrieval is done: the search result and the numbered sources the answer may cite."""
 
-    result: Any  # trag_tui.retrieval.modes.SearchResult
+    result: SearchResult
     sources: list[Source]
 
 
@@ -362,7 +365,7 @@ def answer(result, passages: Mapping[int, str], *, generator: GeneratorSource = 
     started = _started if _started is not None else time.perf_counter()
     timings = dict(_timings or {})
     q = result.query
-    scope = getattr(result, "scope", None)
+    scope = result.scope
     about = {"question": q.question, "mode": result.mode, "as_of": q.as_of.isoformat(),
              "scope": scope.label() if scope is not None else None}
 
