@@ -363,6 +363,17 @@ def test_unsupported_answer_falls_back_to_a_quoted_one():
     assert NO_CITATION_NOTE in text and "Evidence:" in text and "Sources:" in text
 
 
+def test_a_true_sentence_without_the_figure_asked_for_gives_way_to_the_quoted_answer():
+    gen = ScriptedGenerator(["Wages grew faster than prices [1]."])  # [1]: the 2023 report
+    done = run(decay_result(), gen)[-1]
+    assert [(d.sentence, d.reason) for d in done.dropped] == [
+        ("Wages grew faster than prices.",
+         "supported, but gives no figure the question asks for")]
+    assert done.extractive and "per cent" in done.answer
+    done = run(decay_result(), ScriptedGenerator(["Inflation fell to 2 per cent [1]."]))[-1]
+    assert not done.extractive and done.answer.startswith("Inflation fell to 2 per cent [1]")
+
+
 def test_sources_list_closes_the_rendered_answer():
     done = run(decay_result(), ScriptedGenerator(["Inflation fell to 2 per cent [1]."]))[-1]
     assert done.answer == "Inflation fell to 2 per cent [1] (15 November 2023)."

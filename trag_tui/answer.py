@@ -406,7 +406,9 @@ def answer(result, passages: Mapping[int, str], *, generator: GeneratorSource = 
     timings["assembly"] = elapsed() - timings["load"] - timings.get("retrieval", 0.0)
     yield Retrieved(result, sources)
 
-    gate = Gate(source_facts(sources), date_tags=q.intent != "none")
+    gate = Gate(source_facts(sources), date_tags=q.intent != "none",
+                answers=(lambda text: extractive.gives(kind, text, q.question)) if kind else None,
+                wanted=extractive.WANTED.get(kind or "", ""))
     stopped = False
     shown: list[str] = []
     if gen is not None:

@@ -238,18 +238,28 @@ def render_pick(c: Candidate, question: str, kind: str | None) -> str:
 EXCERPT_WORDS = 90  # an open question's quoted excerpt from one source, at most
 
 
-def _holds(c: Candidate, question: str, kind: str | None) -> bool:
-    """Does the sentence hold what the answer type asks for?"""
+WANTED = {"person": "person", "number": "figure", "date": "date"}
+
+
+def gives(kind: str | None, text: str, question: str) -> bool:
+    """Does a text give what the answer type asks for: a person the question does not name
+    already, a figure stated as a level, a date?"""
     if kind == "person":
         qnames = question.lower()
-        return any(n.lower() not in qnames for n in person_names(c.sentence)) or (
-            bool(c.source.speaker) and not _named(question, c.source)
-            and _role_match(content_words(question), c.source))
+        return any(n.lower() not in qnames for n in person_names(text))
     if kind == "number":
-        return stated_figures(c.sentence)[0] > 0
+        return stated_figures(text)[0] > 0
     if kind == "date":
-        return bool(dates(c.sentence))
+        return bool(dates(text))
     return True
+
+
+def _holds(c: Candidate, question: str, kind: str | None) -> bool:
+    """Does the sentence hold what the answer type asks for?"""
+    if kind == "person" and c.source.speaker and not _named(question, c.source) \
+            and _role_match(content_words(question), c.source):
+        return True  # the speaker, in the office asked about
+    return gives(kind, c.sentence, question)
 
 
 def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = None,
