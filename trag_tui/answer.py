@@ -407,7 +407,8 @@ def answer(result, passages: Mapping[int, str], *, generator: GeneratorSource = 
     yield Retrieved(result, sources)
 
     gate = Gate(source_facts(sources), date_tags=q.intent != "none",
-                answers=(lambda text: extractive.gives(kind, text, q.question)) if kind else None,
+                answers=(lambda text: extractive.gives(kind, text, q.question, q.as_of.isoformat()))
+                if kind else None,
                 wanted=extractive.WANTED.get(kind or "", ""))
     stopped = False
     shown: list[str] = []

@@ -176,7 +176,7 @@ def rank(question: str, sources: Sequence[Source], *, mode: str | None = None, e
             qnames = question.lower()
             if any(n.lower() not in qnames for n in person_names(sentence)):
                 score += 0.25
-        elif kind == "date" and dates(sentence):
+        elif kind == "date" and gives(kind, sentence, question, s.date):
             score += 0.15
         elif kind == "number":
             stated, other = stated_figures(sentence)
@@ -241,16 +241,18 @@ EXCERPT_WORDS = 90  # an open question's quoted excerpt from one source, at most
 WANTED = {"person": "person", "number": "figure", "date": "date"}
 
 
-def gives(kind: str | None, text: str, question: str) -> bool:
+def gives(kind: str | None, text: str, question: str, said_on: str | None = None) -> bool:
     """Does a text give what the answer type asks for: a person the question does not name
-    already, a figure stated as a level, a date?"""
+    already, a figure stated as a level, a date? A time told relative to the day it was said
+    ("last week", "two years ago") is a date once that day is known."""
     if kind == "person":
         qnames = question.lower()
         return any(n.lower() not in qnames for n in person_names(text))
     if kind == "number":
         return stated_figures(text)[0] > 0
     if kind == "date":
-        return bool(dates(text))
+        return bool(dates(text)) or (said_on is not None
+                                     and reported_when(text, said_on) is not None)
     return True
 
 
@@ -259,7 +261,7 @@ def _holds(c: Candidate, question: str, kind: str | None) -> bool:
     if kind == "person" and c.source.speaker and not _named(question, c.source) \
             and _role_match(content_words(question), c.source):
         return True  # the speaker, in the office asked about
-    return gives(kind, c.sentence, question)
+    return gives(kind, c.sentence, question, c.source.date)
 
 
 def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = None,
