@@ -23,7 +23,7 @@ from trag_tui.answer import (
 from trag_tui.context import (
     ANSWER_SYSTEM_PROMPT, Source, arrange, build_context, period_label, prompt_text, window,
 )
-from tests.fakes import ScriptedGenerator
+from tests.fakes import ScriptedGenerator, jsonl_index
 from trag_tui.generation import GenerationError, estimate_tokens
 from trag_tui.retrieval.modes import Hit, SearchResult
 from trag_tui.settings import Settings
@@ -564,20 +564,13 @@ def test_done_to_dict_is_json():
 
 @pytest.fixture(scope="module")
 def small_index(tmp_path_factory):
-    pytest.importorskip("trag_tui.temporal.question")
-    from trag_tui.index import open_index
-    from trag_tui.indexer import Indexer
-
     tmp = tmp_path_factory.mktemp("answer-corpus")
     rows = []
     for year in (2012, 2016, 2020, 2023):
         rows.append({"id": f"infl-{year}", "date": f"{year}-05-15", "title": f"Inflation {year}",
                      "source": "MP", "text": f"In {year} the House discussed inflation. "
                      f"Inflation stood at {year - 2010} per cent that spring, the minister said."})
-    (tmp / "docs.jsonl").write_text("\n".join(json.dumps(r) for r in rows))
-    s = Settings(db=tmp / "t.db", embedder="hash", k=4)
-    index = open_index(s.db, s, create=True)
-    Indexer(index.conn, index.path, index.embedder, s).run([tmp / "docs.jsonl"])
+    index = jsonl_index(tmp, rows, k=4)
     yield index
     index.close()
 
