@@ -13,17 +13,35 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings as hsettings, strategies as st
+from hypothesis import given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
 
+from tests.fakes import ScriptedGenerator, jsonl_index
 from trag_tui.answer import (
-    NO_CITATION_NOTE, NO_MODEL_NOTE, CitationFilter, Done, Retrieved, Token, Writing, answer, ask,
+    NO_CITATION_NOTE,
+    NO_MODEL_NOTE,
+    CitationFilter,
+    Done,
+    Retrieved,
+    Token,
+    Writing,
+    answer,
+    ask,
     check_citations,
-    evidence, no_documents_message, render_answer,
+    evidence,
+    no_documents_message,
+    render_answer,
 )
 from trag_tui.context import (
-    ANSWER_SYSTEM_PROMPT, Source, arrange, build_context, period_label, prompt_text, window,
+    ANSWER_SYSTEM_PROMPT,
+    Source,
+    arrange,
+    build_context,
+    period_label,
+    prompt_text,
+    window,
 )
-from tests.fakes import ScriptedGenerator, jsonl_index
 from trag_tui.generation import GenerationError, estimate_tokens
 from trag_tui.retrieval.modes import Hit, SearchResult
 from trag_tui.settings import Settings

@@ -5,8 +5,14 @@ import pytest
 
 from trag_tui.context import Source
 from trag_tui.embedding import HashEmbedder
-from trag_tui.extractive import answer_type, extract, person_names, quoted_answer, rank, \
-    stated_figures
+from trag_tui.extractive import (
+    answer_type,
+    extract,
+    person_names,
+    quoted_answer,
+    rank,
+    stated_figures,
+)
 
 
 @pytest.mark.parametrize("question,kind", [

@@ -16,8 +16,9 @@ import re
 import signal
 import threading
 import time
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Union
+from typing import TYPE_CHECKING, Any
 
 from . import extractive
 from .context import (
@@ -128,7 +129,7 @@ class Done:
         }
 
 
-Event = Union[Retrieved, Writing, Token, Done]
+Event = Retrieved | Writing | Token | Done
 
 
 # -- citations ------------------------------------------------------------------------------
@@ -298,7 +299,7 @@ def no_documents_message(result) -> str | None:
 # -- asking ---------------------------------------------------------------------------------
 
 
-GeneratorSource = Union[Generator, Callable[[], Generator], None]
+GeneratorSource = Generator | Callable[[], Generator] | None
 
 
 def _resolve(generator: GeneratorSource, settings: Settings) -> Generator:

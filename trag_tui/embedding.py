@@ -10,8 +10,9 @@ import hashlib
 import importlib.util
 import os
 import re
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Protocol, Sequence
+from typing import Protocol
 
 import numpy as np
 
@@ -79,8 +80,7 @@ class SentenceTransformerEmbedder:
         self.name = name
         self.batch_size = batch_size
         self.model = SentenceTransformer(str(folder), device="cpu", local_files_only=True)
-        get_dim = getattr(self.model, "get_embedding_dimension", None) or getattr(
-            self.model, "get_sentence_embedding_dimension")
+        get_dim = getattr(self.model, "get_embedding_dimension", None) or self.model.get_sentence_embedding_dimension
         dim = get_dim()
         if not dim:
             raise EmbedderError(f"cannot tell the embedding dimension of {folder}")

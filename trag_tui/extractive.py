@@ -10,8 +10,9 @@ choice: "who" wants a person (for a speech, the speaker and the office they spea
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 

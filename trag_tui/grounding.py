@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
-from typing import Callable, Iterable, Sequence
 
 from .labels import MONTHS, day_label, period_label
 from .sentences import quotable, split
@@ -51,7 +51,7 @@ class Quantity:
     def __str__(self) -> str:
         return format(self.value, "f") + self.unit
 
-    def matches(self, other: "Quantity") -> bool:
+    def matches(self, other: Quantity) -> bool:
         """Same value, and the same unit unless this one states none."""
         return (self.value == other.value and (not self.unit or self.unit == other.unit)
                 and self.earlier == other.earlier)
