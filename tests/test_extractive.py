@@ -192,3 +192,19 @@ def test_a_date_the_quote_already_states_is_not_repeated_after_it():
     q = "What is the current inflation rate?"
     text = quoted_answer(q, extract(q, rank(q, sources, mode="decay"), mode="decay"))
     assert text == "“CPI rose by 3.6 per cent in the 12 months to October 2025.” [1] (19 November 2025)."
+
+
+def test_the_person_answer_is_whom_the_source_talks_about_not_a_place_it_names():
+    assert person_names("They allowed the Searchlight Police to have a night out.") == []
+    sources = [
+        Source(1, "r", "2005-07-20", "Tribute", "Harry Reid",
+               "I am proud to honor an authentic Searchlight hero today. She would take my "
+               "mother to Las Vegas to shop and looked after her. Verlie came to town in 1968. "
+               "Verlie Doing has touched every life in Searchlight. Verlie still owns the "
+               "store.", score=0.9),
+    ]
+    q = "Who did Harry Reid honor in July 2005?"
+    ranked = rank(q, sources, mode="hard_filter", embedder=HashEmbedder())
+    picks = extract(q, ranked, mode="hard_filter")
+    assert any("Verlie Doing" in p.sentence for p in picks)
+    assert "Verlie Doing has touched every life" in quoted_answer(q, picks)

@@ -47,6 +47,9 @@ conservative liberal democrats party lords commons parliament mr mrs ms miss dr 
 hon right the council court act bill deputy leader opposition speaker president senator
 representative governor federal reserve district treasury ministry foreign home defence health
 justice education affairs general attorney north south east west new great royal
+police hospital school university college city county town village street road avenue church
+centre center club company corporation association foundation fund service services agency
+board authority institute museum library airport station park river lake mount
 """.split())
 _PAREN_NAME = re.compile(r"\(([A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){1,3})\)")
 
@@ -267,6 +270,14 @@ def _holds(c: Candidate, question: str, kind: str | None) -> bool:
     return gives(kind, c.sentence, question, c.source.date)
 
 
+def _salience(c: Candidate, question: str) -> int:
+    """How often the source mentions the people a sentence names (by any part of the name)."""
+    qnames = question.lower()
+    counts = [max(len(re.findall(rf"\b{re.escape(part)}\b", c.source.passage)) for part in name.split())
+              for name in person_names(c.sentence) if name.lower() not in qnames]
+    return max(counts, default=0)
+
+
 def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = None,
             kind: str | None = None, groups: Sequence[str] | None = None) -> list[Candidate]:
     """The sentences the quoted answer consists of.
@@ -294,10 +305,24 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
     if kind is not None:
         if not _holds(top, question, kind):
             typed = [c for c in ranked[1:] if _holds(c, question, kind)]
+            if kind == "person":
+                # Of the source's good sentences that name someone, the one naming whom the
+                # source talks about most: a tribute says "Verlie" ten times, "Las Vegas" once.
+                good = [c for c in typed if c.score >= 0.6 * top.score]
+                typed = sorted(good, key=lambda c: -_salience(c, question)) + \
+                    [c for c in typed if c not in good]
             same = next((c for c in typed if c.source is top.source), None)
             extra = same or (typed[0] if typed and typed[0].score >= 0.7 * top.score else None)
             if extra is not None:
                 picks.append(extra)
+        elif kind == "person" and gives(kind, top.sentence, question):
+            # The best sentence names someone; a nearly as good one may name whom the sources
+            # are about (a place or a passer-by is named once, the person honoured throughout).
+            good = [c for c in ranked[1:] if c.score >= 0.6 * top.score
+                    and c.source is top.source and gives(kind, c.sentence, question)]
+            best = max(good, key=lambda c: _salience(c, question), default=None)
+            if best is not None and _salience(best, question) > _salience(top, question):
+                picks.append(best)
         return picks
     words = len(top.sentence.split())
     for c in ranked[1:]:
