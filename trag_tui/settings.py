@@ -55,6 +55,9 @@ class Settings:
     gamma: float = 0.5  # weight of the evidence-graph centrality term
     evolution_pool: int = 50
     scope: str = "auto"  # auto: scope by the speakers and sources a question names; none: off
+    # Where candidates come from: None, the index file; qdrant://HOST:PORT/COLLECTION or a folder
+    # that `trag-tui push --to` filled: the same engine over a Qdrant collection.
+    backend: str | None = None
     # generation knobs
     max_tokens: int = 384
     n_ctx: int = 4096

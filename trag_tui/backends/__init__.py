@@ -1,0 +1,24 @@
+"""Where retrieval's candidates come from: the index file (default) or a Qdrant collection."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .base import Backend
+
+if TYPE_CHECKING:
+    from ..index import Index
+
+
+def open_backend(spec: str | None, index: "Index") -> Backend:
+    """The backend a --backend value names: None or 'sqlite' for the file itself, else a Qdrant
+    target (qdrant://HOST:PORT/COLLECTION, or a folder a local push wrote)."""
+    from .qdrant import QdrantBackend, is_target, parse_target
+
+    if not is_target(spec):
+        from .sqlite import SQLiteBackend
+
+        return SQLiteBackend(index)
+    return QdrantBackend(parse_target(spec), embedder=index.meta("embedder"))
+
+
+__all__ = ["Backend", "open_backend"]
