@@ -203,7 +203,7 @@ def _push(index, conn, target, client, models, embedder, shard_by, sharded, batc
                 terms = document_terms(stemmer, payload["text"], payload["title"], averages)
                 vector = {DENSE: np.frombuffer(row[-1], dtype="<f4").tolist(),
                           LEXICAL: models.SparseVector(indices=list(terms), values=list(terms.values()))}
-            by_period.setdefault(payload["period"], []).append(
+            by_period.setdefault(payload["period"] if sharded else "", []).append(
                 models.PointStruct(id=row[0], vector=vector, payload=payload))
         for period, points in by_period.items():
             extra = {"shard_key_selector": period} if sharded else {}

@@ -75,14 +75,17 @@ class Target:
             return f"{self.url.replace('http://', 'qdrant://', 1)}/{self.collection}"
         return str(self.path.resolve()) if self.path is not None else ":memory:"
 
-    def connect(self):
-        """A client for the target; the API key comes from QDRANT_API_KEY."""
+    def connect(self, create: bool = True):
+        """A client for the target; the API key comes from QDRANT_API_KEY. A local folder is
+        made only when `create` (a push), so a mistyped --backend is refused, not filled."""
         qdrant_client, _ = client_module()
         if self.url is not None:
             return qdrant_client.QdrantClient(url=self.url, api_key=os.environ.get("QDRANT_API_KEY") or None,
                                               timeout=60)
         if self.path is None:
             return qdrant_client.QdrantClient(":memory:")
+        if not create and not self.path.is_dir():
+            raise QdrantError(f"no Qdrant collection at {self.path}: `trag-tui push --to {self.path}` first")
         self.path.mkdir(parents=True, exist_ok=True)
         try:
             return qdrant_client.QdrantClient(path=str(self.path))
@@ -197,7 +200,7 @@ class QdrantBackend:
     def __init__(self, target: Target, client=None, embedder: str | None = None, sharded: bool | None = None):
         _, self.models = client_module()
         self.target = target
-        self.client = client if client is not None else target.connect()
+        self.client = client if client is not None else target.connect(create=False)
         self.collection = target.collection
         if not self.client.collection_exists(self.collection):
             raise QdrantError(f"{target.key()}: no such collection; `trag-tui push --to` it first")
@@ -304,3 +307,14 @@ def quiet_payload_index(client, collection: str, field: str, schema) -> None:
 
 __all__ = ["QdrantBackend", "QdrantError", "Target", "parse_target", "is_target", "document_terms",
            "query_terms", "term_id", "period_of", "periods_in", "choose_shard_by", "client_module"]
+
+
+def failure(exc: BaseException) -> str | None:
+    """The one line to show for an error from a Qdrant target, or None if it is not one."""
+    if isinstance(exc, QdrantError):
+        return str(exc)
+    module = type(exc).__module__ or ""
+    if module.startswith(("qdrant_client", "httpx", "httpcore", "grpc")):
+        detail = " ".join(str(exc).split())[:200] or type(exc).__name__
+        return f"Qdrant: {detail}"
+    return None
