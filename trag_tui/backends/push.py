@@ -53,18 +53,28 @@ class PushReport:
                 "shard_by": self.shard_by, "sharded": self.sharded, "periods": self.periods}
 
 
+_COLUMNS = ("c.id, c.document_id, d.source_id, d.date, c.day, d.title, d.speaker, c.text, c.parent_id, "
+            "c.start_char, c.end_char, c.centrality, c.cluster_id, c.searchable")
+
+
 def _rows(conn: sqlite3.Connection) -> Iterator[tuple]:
-    """Every chunk with its document fields and stored vector (None for a parent passage)."""
+    """Every chunk with its document fields (no vector: a chunk's vector follows from its text
+    and title under the collection's one embedder, so the payload's hash covers it)."""
+    return conn.execute(f"SELECT {_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.document_id ORDER BY c.id")
+
+
+def _rows_with_vectors(conn: sqlite3.Connection, ids: list[int]) -> list[tuple]:
+    """The given chunks with their stored vectors (None for a parent passage)."""
+    marks = ",".join("?" * len(ids))
     return conn.execute(
-        "SELECT c.id, c.document_id, d.source_id, d.date, c.day, d.title, d.speaker, c.text, c.parent_id, "
-        "c.start_char, c.end_char, c.centrality, c.cluster_id, c.searchable, v.embedding "
-        "FROM chunks c JOIN documents d ON d.id = c.document_id "
-        "LEFT JOIN chunk_vectors v ON v.chunk_id = c.id AND c.searchable = 1 ORDER BY c.id")
+        f"SELECT {_COLUMNS}, v.embedding FROM chunks c JOIN documents d ON d.id = c.document_id "
+        f"LEFT JOIN chunk_vectors v ON v.chunk_id = c.id AND c.searchable = 1 WHERE c.id IN ({marks}) "
+        "ORDER BY c.id", ids).fetchall()
 
 
 def _payload(row: tuple, facets: list[int], shard_by: str) -> dict:
     (uid, document_id, doc_id, date, day, title, speaker, text, parent_id, start, end,
-     centrality, cluster_id, searchable, _) = row
+     centrality, cluster_id, searchable) = row[:14]
     return {
         "document_id": document_id, "doc_id": doc_id, "date": date,
         "day": UNKNOWN_DAY if day is None else day, "title": title, "speaker": speaker, "text": text,
@@ -74,10 +84,9 @@ def _payload(row: tuple, facets: list[int], shard_by: str) -> dict:
     }
 
 
-def _hash(payload: dict, vector: bytes | None) -> str:
-    h = hashlib.blake2b(json.dumps(payload, sort_keys=True, ensure_ascii=False).encode(), digest_size=16)
-    h.update(vector or b"")
-    return h.hexdigest()
+def _hash(payload: dict) -> str:
+    return hashlib.blake2b(json.dumps(payload, sort_keys=True, ensure_ascii=False).encode(),
+                           digest_size=16).hexdigest()
 
 
 def _averages(conn: sqlite3.Connection) -> tuple[float, float]:
@@ -162,19 +171,21 @@ def _push(index, conn, target, client, models, embedder, shard_by, sharded, batc
     report = PushReport(target.key(), shard_by=meta["shard_by"], sharded=bool(meta.get("sharded")))
     sharded = report.sharded
     facets = _document_facets(index)
-    changed: list[tuple[tuple, dict, str]] = []
+    changed: list[tuple[int, str]] = []
+    new_periods: set[str] = set()
     seen: set[int] = set()
     for row in _rows(conn):
         seen.add(row[0])
         payload = _payload(row, facets.get(row[1], []), meta["shard_by"])
-        h = _hash(payload, row[-1])
+        h = _hash(payload)
         if state.get(row[0]) != h:
-            changed.append((row, payload, h))
+            changed.append((row[0], h))
+            new_periods.add(payload["period"])
     report.chunks = len(seen)
     report.unchanged = len(seen) - len(changed)
     gone = sorted(set(state) - seen)
     periods = list(meta.get("periods", []))
-    new = sorted({p["period"] for _, p, _ in changed} - set(periods))
+    new = sorted(new_periods - set(periods))
     if new:
         for p in new:
             if sharded:
@@ -197,7 +208,8 @@ def _push(index, conn, target, client, models, embedder, shard_by, sharded, batc
     for i in range(0, total, batch):
         part = changed[i:i + batch]
         by_period: dict[str, list] = {}
-        for row, payload, _ in part:
+        for row in _rows_with_vectors(conn, [u for u, _ in part]):
+            payload = _payload(row, facets.get(row[1], []), meta["shard_by"])
             vector = {}
             if row[-1] is not None:
                 terms = document_terms(stemmer, payload["text"], payload["title"], averages)
@@ -210,7 +222,7 @@ def _push(index, conn, target, client, models, embedder, shard_by, sharded, batc
             client.upsert(name, points=points, wait=True, **extra)
         with transaction(conn):  # only what the target acknowledged counts as sent
             conn.executemany("INSERT OR REPLACE INTO push_state (target_id, chunk_id, hash) VALUES (?, ?, ?)",
-                             [(tid, row[0], h) for row, _, h in part])
+                             [(tid, u, h) for u, h in part])
         report.sent += len(part)
         if progress is not None:
             progress(report.sent, total)
