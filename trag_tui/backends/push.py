@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import json
 import re
 import time
 from collections import Counter
@@ -58,9 +57,13 @@ _COLUMNS = ("c.id, c.document_id, d.source_id, d.date, c.day, d.title, d.speaker
 
 
 def _rows(conn: sqlite3.Connection) -> Iterator[tuple]:
-    """Every chunk with its document fields (no vector: a chunk's vector follows from its text
-    and title under the collection's one embedder, so the payload's hash covers it)."""
-    return conn.execute(f"SELECT {_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.document_id ORDER BY c.id")
+    """Every chunk's fields as _COLUMNS has them, with the hash of its text in place of the text.
+
+    No vector is read: a chunk's vector follows from its text and title under the collection's
+    one embedder, so these fields decide whether the chunk changed, and a re-push reads no
+    vector and encodes no text."""
+    columns = _COLUMNS.replace("c.text", "c.content_hash")
+    return conn.execute(f"SELECT {columns} FROM chunks c JOIN documents d ON d.id = c.document_id ORDER BY c.id")
 
 
 def _rows_with_vectors(conn: sqlite3.Connection, ids: list[int]) -> list[tuple]:
@@ -84,9 +87,8 @@ def _payload(row: tuple, facets: list[int], shard_by: str) -> dict:
     }
 
 
-def _hash(payload: dict) -> str:
-    return hashlib.blake2b(json.dumps(payload, sort_keys=True, ensure_ascii=False).encode(),
-                           digest_size=16).hexdigest()
+def _hash(row: tuple, facets: list[int], period: str) -> str:
+    return hashlib.blake2b(repr((row, facets, period)).encode(), digest_size=16).hexdigest()
 
 
 def _averages(conn: sqlite3.Connection) -> tuple[float, float]:
@@ -176,11 +178,11 @@ def _push(index, conn, target, client, models, embedder, shard_by, sharded, batc
     seen: set[int] = set()
     for row in _rows(conn):
         seen.add(row[0])
-        payload = _payload(row, facets.get(row[1], []), meta["shard_by"])
-        h = _hash(payload)
+        period = period_of(row[4], meta["shard_by"])
+        h = _hash(row, facets.get(row[1], []), period)
         if state.get(row[0]) != h:
             changed.append((row[0], h))
-            new_periods.add(payload["period"])
+            new_periods.add(period)
     report.chunks = len(seen)
     report.unchanged = len(seen) - len(changed)
     gone = sorted(set(state) - seen)
