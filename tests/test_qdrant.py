@@ -338,3 +338,20 @@ def test_the_cli_pushes_and_searches_on_the_backend(db, tmp_path):
         assert out.exit_code == 1 and out.output.startswith("Error: ") and out.output.count("\n") == 1
         assert "Traceback" not in out.output
     assert not (tmp_path / "missing").exists()
+
+
+def test_a_collection_of_another_embedder_or_not_ours_is_refused(db):
+    idx = _open(db)
+    client = QdrantClient(":memory:")
+    target = Target(collection="trag")
+    push(idx, target, client=client)
+    with pytest.raises(QdrantError, match="embedder"):
+        QdrantBackend(target, client=client, embedder="st:another-model")
+    client.create_collection("theirs", vectors_config=models.VectorParams(size=4, distance=models.Distance.COSINE))
+    with pytest.raises(QdrantError, match="not made by trag-tui"):
+        push(idx, Target(collection="theirs"), client=client)
+    with pytest.raises(QdrantError, match="not pushed by trag-tui"):
+        QdrantBackend(Target(collection="theirs"), client=client)
+    with pytest.raises(QdrantError, match="no such collection"):
+        QdrantBackend(Target(collection="missing"), client=client)
+    idx.close()
