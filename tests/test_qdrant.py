@@ -355,3 +355,37 @@ def test_a_collection_of_another_embedder_or_not_ours_is_refused(db):
     with pytest.raises(QdrantError, match="no such collection"):
         QdrantBackend(Target(collection="missing"), client=client)
     idx.close()
+
+
+def test_a_push_killed_with_sigkill_resumes_without_loss_or_duplicates(db, tmp_path):
+    import signal
+    import sqlite3
+    import subprocess
+    import sys
+    import time
+
+    spec = str(tmp_path / "q")
+    proc = subprocess.Popen([sys.executable, "-m", "trag_tui", "-d", str(db), "push", "--to", spec, "--batch", "10"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    recorded = 0
+    deadline = time.monotonic() + 120
+    while proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+        with sqlite3.connect(db) as probe:
+            try:
+                recorded = probe.execute("SELECT count(*) FROM push_state").fetchone()[0]
+            except sqlite3.OperationalError:  # the migration has not run yet
+                continue
+        if recorded >= 20:
+            proc.send_signal(signal.SIGKILL)
+            break
+    if proc.wait() == 0:
+        pytest.skip("the push finished before it could be killed (a very fast disk)")
+    idx = _open(db)
+    chunks = idx.conn.execute("SELECT count(*) FROM chunks").fetchone()[0]
+    kept = idx.conn.execute("SELECT count(*) FROM push_state").fetchone()[0]
+    assert 20 <= kept < chunks
+    resumed = push(idx, parse_target(spec))
+    idx.close()
+    assert resumed.unchanged == kept and resumed.sent == chunks - kept
+    assert _count(spec) == chunks
