@@ -160,14 +160,16 @@ class _Bar:
 @click.option("--embedder", help="A local sentence-transformers model folder (default: bundled MiniLM).")
 @click.option("--default-date", help="Date (YYYY-MM-DD) for documents where none is found.")
 @click.option("--prune", is_flag=True, help="Remove documents whose files are gone.")
+@click.option("--workers", type=click.IntRange(min=1), help="Embedding processes (default 1).")
+@click.option("--device", type=click.Choice(["cpu", "cuda", "auto"]), help="Where to embed (default cpu).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.pass_context
-def index(ctx, paths, embedder, default_date, prune, as_json):
+def index(ctx, paths, embedder, default_date, prune, workers, device, as_json):
     """Build or update the index from files and folders (XML, JSONL, .txt, .md)."""
     from .embedding import EmbedderError
     from .indexer import Indexer
 
-    settings = _settings(ctx, embedder=embedder)
+    settings = _settings(ctx, embedder=embedder, embed_workers=workers, device=device)
     idx = _open(settings, create=True)
     bar = _Bar(sys.stderr.isatty() and not as_json)
     try:

@@ -58,7 +58,8 @@ class Index:
         recorded = get_meta(self.conn, "embedder")
         choice = self.settings.embedder
         if recorded is None:
-            return load_embedder(choice, self.settings.embed_batch)
+            return load_embedder(choice, self.settings.embed_batch, self.settings.device,
+                                 self.settings.embed_workers)
         if choice is not None and embedder_name(choice) != recorded:
             raise EmbedderError(
                 f"this index was built with the embedder {recorded!r}; "
@@ -69,7 +70,8 @@ class Index:
                 f"this index was built with the embedder {recorded!r}: pass its folder with "
                 "--embedder PATH (or TRAG_TUI_EMBEDDER)"
             )
-        return load_embedder(choice if choice is not None else recorded, self.settings.embed_batch)
+        return load_embedder(choice if choice is not None else recorded, self.settings.embed_batch,
+                             self.settings.device, self.settings.embed_workers)
 
     def generation(self) -> tuple[int, int]:
         """Changes when the file changes, by this connection or another one."""
@@ -98,11 +100,12 @@ class Index:
         return get_meta(self.conn, key)
 
     def close(self) -> None:
-        """Close the connection (and the backend's client, if one was opened)."""
-        close = getattr(self._backend, "close", None)
+        """Close the connection (and the backend's client and embedding workers, if any)."""
+        for part in (self._backend, self._embedder):
+            close = getattr(part, "close", None)
+            if close is not None:
+                close()
         self._backend = None
-        if close is not None:
-            close()
         self.conn.close()
 
     def __enter__(self) -> "Index":

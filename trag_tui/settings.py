@@ -39,6 +39,8 @@ class Settings:
     chunk_overlap: int = 40
     parent_words: int = 600
     embed_batch: int = 32
+    embed_workers: int = 1  # processes embedding big batches (sentence-transformers' pool)
+    device: str = "cpu"  # cpu | cuda | auto (CUDA when present)
     write_batch_chunks: int = 256
     max_file_mb: float = 64.0
     k: int = 10
