@@ -23,6 +23,7 @@ from trag_tui.backends.qdrant import QdrantBackend, Target  # noqa: E402
 from trag_tui.evaluation import evaluate, load_qa  # noqa: E402
 from trag_tui.index import open_index  # noqa: E402
 from trag_tui.indexer import Indexer  # noqa: E402
+from trag_tui.retrieval.candidates import Vocabulary  # noqa: E402
 from trag_tui.settings import Settings  # noqa: E402
 
 CORPORA = REPO.parent / "shared" / "corpora"
@@ -35,7 +36,8 @@ SETS = {
 KEYS = ("recall", "mrr", "leak_rate", "comparison_contamination", "temporal_precision", "n_with_evidence")
 
 
-def run(name: str, docs: Path, questions: Path, limit: int | None, real: bool, tmp: Path) -> dict:
+def run(name: str, docs: Path, questions: Path, limit: int | None, real: bool, tmp: Path,
+        lexical: str) -> dict:
     from qdrant_client import QdrantClient
 
     db = tmp / f"{name}.db"
@@ -51,7 +53,8 @@ def run(name: str, docs: Path, questions: Path, limit: int | None, real: bool, t
            "push_seconds": round(pushed.seconds, 1)}
     for label in ("sqlite", "qdrant"):
         if label == "qdrant":
-            idx.use_backend(QdrantBackend(Target(collection="trag"), client=client))
+            words = Vocabulary(idx.conn).terms if lexical == "picked" else None
+            idx.use_backend(QdrantBackend(Target(collection="trag"), client=client, vocabulary=words))
         t0 = time.perf_counter()
         report = evaluate(idx, qas, k=5, baseline=False)
         out[label] = {k: report["engine"][k] for k in KEYS}
@@ -66,15 +69,17 @@ def main() -> None:
     ap.add_argument("--corpus", action="append", choices=sorted(SETS))
     ap.add_argument("--limit", type=int, default=200, help="questions per corpus")
     ap.add_argument("--real", action="store_true", help="the bundled MiniLM instead of the hash embedder")
+    ap.add_argument("--lexical", choices=["picked", "all"], default="picked",
+                    help="Qdrant's sparse query: the words FTS5 is asked for (as --backend does), or every stem")
     args = ap.parse_args()
-    out = {"embedder": "MiniLM" if args.real else "hash"}
+    out = {"embedder": "MiniLM" if args.real else "hash", "lexical": args.lexical}
     with tempfile.TemporaryDirectory() as tmp:
         for name in args.corpus or sorted(SETS):
             docs, questions = SETS[name]
             if not docs.exists() or not questions.is_file():
                 out[name] = "not found"
                 continue
-            out[name] = run(name, docs, questions, args.limit, args.real, Path(tmp))
+            out[name] = run(name, docs, questions, args.limit, args.real, Path(tmp), args.lexical)
             print(json.dumps({name: out[name]}), file=sys.stderr)
     print(json.dumps(out, indent=2))
 

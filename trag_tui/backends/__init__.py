@@ -18,7 +18,14 @@ def open_backend(spec: str | None, index: "Index") -> Backend:
         from .sqlite import SQLiteBackend
 
         return SQLiteBackend(index)
-    return QdrantBackend(parse_target(spec), embedder=index.meta("embedder"))
+    from ..retrieval.candidates import Vocabulary
+
+    def words(text: str) -> list[str]:
+        """The question's words as the file's FTS5 side picks them (document frequencies from
+        the file the collection was pushed from)."""
+        return index.derived("vocabulary", lambda: Vocabulary(index.conn)).terms(text)
+
+    return QdrantBackend(parse_target(spec), embedder=index.meta("embedder"), vocabulary=words)
 
 
 __all__ = ["Backend", "open_backend"]

@@ -17,7 +17,7 @@ import warnings
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 from urllib.parse import urlparse
 
 import numpy as np
@@ -197,7 +197,8 @@ class QdrantBackend:
 
     name = "qdrant"
 
-    def __init__(self, target: Target, client=None, embedder: str | None = None, sharded: bool | None = None):
+    def __init__(self, target: Target, client=None, embedder: str | None = None, sharded: bool | None = None,
+                 vocabulary: Callable[[str], list[str]] | None = None):
         _, self.models = client_module()
         self.target = target
         self.client = client if client is not None else target.connect(create=False)
@@ -214,6 +215,7 @@ class QdrantBackend:
         self.periods = list(meta.get("periods", []))
         self.sharded = bool(meta.get("sharded")) if sharded is None else sharded
         self.stemmer = Stemmer()
+        self.vocabulary = vocabulary
         self._scopes: dict[tuple[int, ...], np.ndarray] = {}
 
     def close(self) -> None:
@@ -242,6 +244,8 @@ class QdrantBackend:
 
     def lexical(self, text: str, limit: int, days: DayRange, scope: Scope | None = None,
                 session: bool = False) -> Ranked:
+        if self.vocabulary is not None:  # the words FTS5 would be asked for: rarest first, within a budget
+            text = " ".join(w[1:-1].replace('""', '"') for w in self.vocabulary(text))
         terms = query_terms(self.stemmer, text)
         if not terms:
             return []
