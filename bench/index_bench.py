@@ -49,7 +49,7 @@ def main() -> None:
         sys.exit(f"corpus not found: {args.corpus} (the shared corpora sit beside the repository)")
     lines = pick_reports(args.corpus, None if args.all else args.reports)
     settings = Settings(embedder="hash" if args.hash else None, embed_workers=args.workers, device=args.device)
-    embedder = load_embedder(settings.embedder, settings.embed_batch, settings.device, settings.embed_workers)
+    embedder = load_embedder(settings.embedder, settings)
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "slice.jsonl"
         src.write_text("".join(lines), encoding="utf-8")

@@ -39,7 +39,7 @@ def main(argv: list[str] | None = None) -> int:
     if hasattr(os, "sched_setaffinity"):  # one core, so the figure does not depend on the machine's load
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     sys.path.insert(0, str(REPO))
-    from trag_tui.query import parse
+    from trag_tui.temporal.question import parse
 
     for question, as_of in questions * 2:  # warm-up: lazy regexes, dateparser's language data
         parse(question, as_of)

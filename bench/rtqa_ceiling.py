@@ -35,7 +35,7 @@ def _is_this_week(tq) -> bool:
 def run(index, qas, k: int, monday_week: bool) -> dict:
     """Recall@k of engine and baseline over the questions with evidence."""
     from trag_tui.evaluation import recall_at_k
-    from trag_tui.query import parse
+    from trag_tui.temporal.question import parse
     from trag_tui.retrieval.modes import Retriever, search
 
     retriever = Retriever(index, index.settings)
@@ -54,7 +54,7 @@ def run(index, qas, k: int, monday_week: bool) -> dict:
 
 def audit(index, qas) -> dict:
     """Gold articles a Monday-start week excludes, and gold articles without a story."""
-    from trag_tui.query import parse
+    from trag_tui.temporal.question import parse
 
     week_q = week_gold = before_monday = placeholder = gold = 0
     for qa in qas:

@@ -23,3 +23,19 @@ def shared_dir() -> Path:
 def _user_dir(tmp_path_factory, monkeypatch):
     """Keep every test's user data (conversation history, settings) in a temporary folder."""
     monkeypatch.setenv("TRAG_TUI_USER_DIR", str(tmp_path_factory.mktemp("user")))
+
+
+def pytest_addoption(parser):
+    parser.addoption("--real-models", action="store_true",
+                     help="also run the tests on the real MiniLM and GGUF models (CI does)")
+
+
+def pytest_collection_modifyitems(config, items):
+    """A plain `pytest` stays quick; the README's test command and CI add --real-models."""
+    if config.getoption("--real-models"):
+        return
+    skip = pytest.mark.skip(reason="real models: run with --real-models (the README's test "
+                                   "command does)")
+    for item in items:
+        if "real_models" in item.keywords:
+            item.add_marker(skip)

@@ -23,7 +23,8 @@ from trag_tui.answer import (
 from trag_tui.context import (
     ANSWER_SYSTEM_PROMPT, Source, arrange, build_context, period_label, prompt_text, window,
 )
-from trag_tui.generation import GenerationError, ScriptedGenerator, estimate_tokens
+from tests.fakes import ScriptedGenerator
+from trag_tui.generation import GenerationError, estimate_tokens
 from trag_tui.retrieval.modes import Hit, SearchResult
 from trag_tui.settings import Settings
 
@@ -34,7 +35,7 @@ AS_OF = dt.date(2024, 6, 1)
 
 @dataclass(frozen=True)
 class TQ:
-    """The fields of a parsed question (trag_tui.query.TemporalQuery) that answers read."""
+    """The fields of a parsed question (trag_tui.temporal.question.TemporalQuery) that answers read."""
 
     question: str
     intent: str
@@ -552,7 +553,7 @@ def test_done_to_dict_is_json():
 
 @pytest.fixture(scope="module")
 def small_index(tmp_path_factory):
-    pytest.importorskip("trag_tui.query")
+    pytest.importorskip("trag_tui.temporal.question")
     from trag_tui.index import open_index
     from trag_tui.indexer import Indexer
 

@@ -46,6 +46,40 @@ def test_index_then_stats_json(tmp_path, monkeypatch):
     assert "2020" in r.output and "documents per year" in r.output
 
 
+def test_the_database_option_also_sits_on_each_command(tmp_path, monkeypatch):
+    monkeypatch.setenv("TRAG_TUI_EMBEDDER", "hash")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "a.md").write_text("---\ndate: 2019-05-01\ntitle: A\n---\nInflation was 2 per cent.")
+    r = CliRunner().invoke(cli, ["index", "docs", "-d", "mine.db", "--json"])
+    assert r.exit_code == 0, r.output
+    assert (tmp_path / "mine.db").is_file() and not (tmp_path / "trag.db").exists()
+    r = CliRunner().invoke(cli, ["-d", "other.db", "stats", "--database", "mine.db", "--json"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["documents"] == 1  # the command's own option wins
+    r = CliRunner().invoke(cli, ["search", "inflation", "-d", "mine.db", "--json"])
+    assert r.exit_code == 0 and json.loads(r.output)["hits"], r.output
+
+
+def test_verbose_logs_what_the_engine_decided_on_stderr(tmp_path, monkeypatch):
+    monkeypatch.setenv("TRAG_TUI_EMBEDDER", "hash")
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "a.md").write_text("---\ndate: 2019-05-01\ntitle: A\n---\nInflation was 2 per cent.")
+    (tmp_path / "docs" / "b.bin").write_bytes(b"\x00\x01")
+    db = str(tmp_path / "t.db")
+    r = CliRunner().invoke(cli, ["-vv", "-d", db, "index", str(tmp_path / "docs"), "--json"])
+    assert r.exit_code == 0, r.output
+    assert "INFO trag_tui.indexer: indexed 1 documents" in r.stderr
+    assert "WARNING trag_tui.indexer: not indexed:" in r.stderr and "b.bin" in r.stderr
+    assert json.loads(r.stdout)["documents_added"] == 1  # stdout stays machine-readable
+    r = CliRunner().invoke(cli, ["-v", "-d", db, "ask", "What was inflation in 2019?",
+                                 "--evidence-only"])
+    assert r.exit_code == 0, r.output
+    assert "INFO trag_tui.answer: hard_filter:" in r.stderr
+    r = CliRunner().invoke(cli, ["-d", db, "index", str(tmp_path / "docs")])
+    assert "WARNING" not in r.stderr and "INFO" not in r.stderr
+
+
 def test_index_exit_code_when_nothing_indexable(tmp_path, monkeypatch):
     monkeypatch.setenv("TRAG_TUI_EMBEDDER", "hash")
     (tmp_path / "x.bin").write_bytes(b"\x00\x01" * 100)

@@ -5,7 +5,8 @@ import pytest
 
 from trag_tui.context import Source
 from trag_tui.embedding import HashEmbedder
-from trag_tui.extractive import answer_type, extract, quoted_answer, rank
+from trag_tui.extractive import answer_type, extract, person_names, quoted_answer, rank, \
+    stated_figures
 
 
 @pytest.mark.parametrize("question,kind", [
@@ -98,3 +99,66 @@ def test_a_question_in_the_sources_is_not_the_answer():
     q = "Who was Chancellor in July 2022?"
     picks = extract(q, rank(q, sources, mode="hard_filter"), mode="hard_filter")
     assert picks[0].source.number == 2 and "Nadhim Zahawi" in quoted_answer(q, picks)
+
+
+def test_a_figure_that_is_expected_or_a_peak_is_not_the_level_asked_for():
+    assert stated_figures("CPI inflation rose to 6.2 per cent in February.") == (1, 0)
+    assert stated_figures("The OBR now expects inflation to average 7.4 per cent this year, "
+                          "peaking at close to 9 per cent.") == (0, 2)
+    assert stated_figures("Unemployment rose to 5.0 per cent, up from 4.8 per cent.") == (1, 1)
+    sources = [
+        Source(1, "s", "2022-03-23", "Spring Statement", "Rishi Sunak",
+               "The OBR now expects inflation to average 7.4 per cent this year. CPI inflation "
+               "rose to 6.2 per cent in February.", score=0.9),
+    ]
+    q = "What was the inflation rate in March 2022?"
+    picks = extract(q, rank(q, sources, mode="hard_filter", embedder=HashEmbedder()),
+                    mode="hard_filter")
+    assert [p.sentence for p in picks] == ["CPI inflation rose to 6.2 per cent in February."]
+
+
+def test_a_current_figure_comes_from_the_newest_source_not_the_word_rate():
+    sources = [
+        Source(1, "old", "2025-10-22", "CPI", "",
+               "CPI inflation was 3.8 per cent in September, the same rate as in August.",
+               score=0.9),
+        Source(2, "new", "2025-11-19", "CPI", "",
+               "CPI inflation fell to 3.6 per cent in October.", score=0.8),
+    ]
+    q = "What is the current inflation rate?"
+    picks = extract(q, rank(q, sources, mode="decay", embedder=HashEmbedder()), mode="decay")
+    assert picks[0].source.number == 2
+
+
+def test_an_open_question_gets_an_excerpt_of_the_named_speaker_in_spoken_order():
+    sources = [
+        Source(1, "k", "2005-07-20", "PATRIOT Act", "Tom DeLay",
+               "This week the House will consider the reauthorization of the PATRIOT Act. "
+               "Members will have an opportunity to vote. In the PATRIOT Act's four-year "
+               "history no abuses of the PATRIOT Act have been documented.", score=0.9),
+        Source(2, "o", "2005-07-20", "PATRIOT Act", "John Conyers",
+               "The PATRIOT Act reauthorization is rushed and the House deserves a real debate.",
+               score=0.95),
+    ]
+    q = "What did Tom DeLay say about the PATRIOT Act reauthorization?"
+    ranked = rank(q, sources, mode="hybrid", embedder=HashEmbedder())
+    assert ranked[0].source.number == 1  # the named speaker's, though the other source scored higher
+    picks = extract(q, ranked, mode="hybrid")
+    text = quoted_answer(q, picks)
+    assert text.startswith("Tom DeLay [1] (20 July 2005): “This week the House will consider")
+    assert "no abuses of the PATRIOT Act have been documented" in text
+    assert "John Conyers" not in text
+
+
+def test_who_did_the_named_speaker_honour_is_someone_else():
+    assert "Verlie Doing" in person_names("Verlie Doing has touched every life in Searchlight.")
+    assert person_names("The Minister has touched every life.") == []
+    sources = [
+        Source(1, "r", "2005-07-20", "Tribute", "Harry Reid",
+               "I am proud to honor an authentic Searchlight hero today. Verlie Doing has "
+               "touched every life in Searchlight, including my own.", score=0.9),
+    ]
+    q = "Who did Harry Reid honor in July 2005?"
+    picks = extract(q, rank(q, sources, mode="hard_filter", embedder=HashEmbedder()),
+                    mode="hard_filter")
+    assert "Verlie Doing" in quoted_answer(q, picks)

@@ -14,8 +14,8 @@ from dateutil.relativedelta import relativedelta
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from trag_tui import query_rules
-from trag_tui.query import TemporalQuery, _find_atoms, parse
+from trag_tui.temporal import rules
+from trag_tui.temporal.question import TemporalQuery, _find_atoms, parse
 
 D = dt.date.fromisoformat
 AS_OF = D("2025-11-22")  # a Saturday, mid-quarter: the spec's own example date
@@ -502,7 +502,7 @@ def test_every_rule_in_the_table_reads_one_of_the_cases():
     questions = [q for q, *_ in PERIODS] + ["the early nineties", "Q3", "in H1", "in the 2nd half"]
     fired = {atom.rule for q in questions for atom in _find_atoms(q, AS_OF)}
     fired |= {atom.rule for atom in _find_atoms("What is the 2030 net zero target? tomorrow", AS_OF)}
-    assert {rule.name for rule in query_rules.RULES} - fired == set()
+    assert {rule.name for rule in rules.RULES} - fired == set()
 
 
 # --- properties --------------------------------------------------------------------------------

@@ -6,7 +6,6 @@ CI all the same: both models ship in PyPI packages, so nothing here needs a netw
 from __future__ import annotations
 
 import datetime as dt
-import json
 
 import pytest
 

@@ -22,7 +22,7 @@ from textual import events  # noqa: E402
 from textual.widgets import Input, Markdown, OptionList, ProgressBar  # noqa: E402
 from textual.worker import Worker, WorkerState  # noqa: E402
 
-from trag_tui.generation import ScriptedGenerator  # noqa: E402
+from tests.fakes import ScriptedGenerator  # noqa: E402
 from trag_tui.index import open_index  # noqa: E402
 from trag_tui.indexer import Indexer  # noqa: E402
 from trag_tui.settings import Settings, user_dir  # noqa: E402

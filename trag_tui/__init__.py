@@ -15,7 +15,7 @@ def __getattr__(name: str) -> Any:
         from .index import open_index
         return open_index
     if name == "parse":
-        from .query import parse
+        from .temporal.question import parse
         return parse
     if name == "search":
         from .retrieval.modes import search

@@ -11,6 +11,7 @@ dated (trag_tui.extractive). Each answer also carries a short Evidence section.
 from __future__ import annotations
 
 import contextlib
+import logging
 import re
 import signal
 import threading
@@ -19,11 +20,20 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Mapping, Union
 
 from . import extractive
-from .context import STOP, Context, Source, build_context, fetch_quotes, month_label, \
-    period_label, query_periods, sentence_messages
+from .context import (
+    STOP,
+    Source,
+    build_context,
+    fetch_quotes,
+    month_label,
+    period_label,
+    query_periods,
+    sentence_messages,
+)
 from .generation import GenerationError, Generator, count_messages, load_generator
 from .grounding import Claim, Dropped, Gate, source_facts
-from .sentences import quotable, split as sentences_of
+from .sentences import quotable
+from .sentences import split as sentences_of
 from .settings import Settings
 from .text_words import content_words
 
@@ -37,6 +47,8 @@ ANSWER_TOKENS = 160  # one to three sentences; past that a small model only wand
 SOURCE_WINDOW = 320  # estimated tokens of each source's passage kept around its match
 UNBOUNDED = 10**9
 PER_SOURCE = 2
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -320,6 +332,8 @@ def ask(index, question, *, as_of=None, generator: GeneratorSource = None,
                     settings=settings, retriever=retriever)
     quotes = fetch_quotes(index.conn, result.hits)
     retrieval = time.perf_counter() - started
+    log.info("%s: %s; %d sources in %.0f ms", result.mode, result.reason, len(result.hits),
+             retrieval * 1000)
     embedder = _embedder_of(index) if result.hits else None
     yield from answer(result, {c: t for c, (t, _) in quotes.items()}, generator=generator,
                       settings=settings, cancel=cancel, evidence_only=evidence_only,
@@ -396,6 +410,10 @@ def answer(result, passages: Mapping[int, str], *, generator: GeneratorSource = 
         stopped = yield from _generate(gen, messages, settings, cancel, timings, elapsed, gate,
                                        shown)
     quoted = not gate.claims and not stopped
+    for d in gate.dropped:
+        log.info("not shown: %r (%s)", d.sentence, d.reason)
+    if quoted and gen is not None:
+        log.info("no generated sentence survived the check: the answer is quoted")
     if quoted:
         groups = [g for g in dict.fromkeys(s.group for s in sources) if g]
         picks_ = extractive.extract(question, ranked, mode=result.mode, kind=kind, groups=groups)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import logging
 import sys
 import time
 from pathlib import Path
@@ -14,6 +15,7 @@ from pathlib import Path
 import click
 
 from . import params
+from .errors import TragError
 from .safe_text import clean_question, safe, safe_json, safe_line
 from .settings import Settings
 
@@ -21,6 +23,28 @@ from .settings import Settings
 def _settings(ctx: click.Context, **overrides) -> Settings:
     base: Settings = ctx.obj["settings"]
     return base.replace(**overrides)
+
+
+def _database(command):
+    """-d/--database on the command as well as before it, as sqlite-utils and llm have it:
+    `trag-tui index ./debates -d debates.db`."""
+    def use(ctx: click.Context, param, value: Path | None) -> None:
+        if value is not None:
+            ctx.obj["settings"] = ctx.obj["settings"].replace(db=value)
+
+    return click.option("-d", "--database", type=click.Path(dir_okay=False, path_type=Path),
+                        expose_value=False, callback=use, is_eager=True,
+                        help="Index file (default trag.db; env TRAG_TUI_DB).")(command)
+
+
+def _log_to_stderr(level: int) -> None:
+    # A new handler per run: the stream is whatever stderr is now. Without -v only errors
+    # show; what a command reports itself (failed files, dropped sentences) is not repeated.
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger("trag_tui")
+    root.handlers[:] = [handler]
+    root.setLevel(level)
 
 
 def _date(value: str | None) -> dt.date | None:
@@ -73,16 +97,15 @@ class _Group(click.Group):
     """Turns the library's errors for the user into one printable line, for every command."""
 
     def invoke(self, ctx: click.Context):
-        from .db import IndexFileError, io_failure, sqlite3
-        from .embedding import EmbedderError
+        from .db import io_failure, sqlite3
 
         try:
             return super().invoke(ctx)
         except click.ClickException as exc:
             exc.message = safe(exc.message)
             raise
-        except (IndexFileError, EmbedderError) as exc:
-            raise click.ClickException(safe_line(str(exc))) from None
+        except TragError as exc:
+            raise click.ClickException(safe_line(exc.message)) from None
         except sqlite3.DatabaseError as exc:
             what = io_failure(exc)
             if what is not None:
@@ -96,7 +119,7 @@ class _Group(click.Group):
             if what != "disk full":
                 raise
             raise click.ClickException(f"{what}: {safe_line(str(exc))}") from None
-        except Exception as exc:  # a Qdrant target that is unreachable, refuses, or is not ours
+        except Exception as exc:  # a Qdrant server that is unreachable or refuses
             from .backends.qdrant import failure
 
             what = failure(exc)
@@ -108,12 +131,16 @@ class _Group(click.Group):
 @click.group(cls=_Group, invoke_without_command=True)
 @click.option("-d", "--database", "db", type=click.Path(dir_okay=False, path_type=Path),
               envvar="TRAG_TUI_DB", help="Index file (default trag.db; env TRAG_TUI_DB).")
+@click.option("-v", "--verbose", count=True,
+              help="Log what the engine decides on stderr (-v: steps, -vv: details).")
 @click.option("--backend", help="Answer from the Qdrant collection this file was pushed to: "
               "qdrant://HOST:PORT/COLLECTION or a local folder (env TRAG_TUI_BACKEND).")
 @click.version_option(package_name="trag-tui")
 @click.pass_context
-def cli(ctx: click.Context, db: Path | None, backend: str | None) -> None:
+def cli(ctx: click.Context, db: Path | None, verbose: int, backend: str | None) -> None:
     """Time-aware question answering over dated documents, in one SQLite file."""
+    _log_to_stderr(logging.ERROR if not verbose else logging.INFO if verbose == 1 else
+                   logging.DEBUG)
     try:
         settings = Settings.load(db=db, backend=backend)
     except (ValueError, OSError) as exc:
@@ -156,6 +183,7 @@ class _Bar:
 
 
 @cli.command()
+@_database
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 @click.option("--embedder", help="A local sentence-transformers model folder (default: bundled MiniLM).")
 @click.option("--default-date", help="Date (YYYY-MM-DD) for documents where none is found.")
@@ -166,18 +194,14 @@ class _Bar:
 @click.pass_context
 def index(ctx, paths, embedder, default_date, prune, workers, device, as_json):
     """Build or update the index from files and folders (XML, JSONL, .txt, .md)."""
-    from .embedding import EmbedderError
     from .indexer import Indexer
 
     settings = _settings(ctx, embedder=embedder, embed_workers=workers, device=device)
     idx = _open(settings, create=True)
     bar = _Bar(sys.stderr.isatty() and not as_json)
     try:
-        try:
-            indexer = Indexer(idx.conn, idx.path, idx.embedder, settings,
-                              default_date=_date(default_date), progress=bar)
-        except EmbedderError as exc:
-            raise click.ClickException(str(exc))
+        indexer = Indexer(idx.conn, idx.path, idx.embedder, settings,
+                          default_date=_date(default_date), progress=bar)
         try:
             summary = indexer.run(paths, prune=prune)
         except KeyboardInterrupt:
@@ -223,6 +247,7 @@ def _print_summary(s) -> None:
 
 
 @cli.command()
+@_database
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_context
 def stats(ctx, as_json):
@@ -250,7 +275,7 @@ def stats(ctx, as_json):
 @click.option("--json", "as_json", is_flag=True)
 def parse(question, as_of, batch, as_json):
     """Show how the time in a question is read: intent, period(s), as-of."""
-    from .query import parse as parse_question
+    from .temporal.question import parse as parse_question
 
     if batch is not None:
         for _, row, when in _batch_rows(batch):
@@ -279,6 +304,7 @@ def parse(question, as_of, batch, as_json):
 
 
 @cli.command()
+@_database
 @click.argument("question", required=False, type=params.QUESTION)
 @click.option("--as-of", help="The date the question is asked from (default today).")
 @click.option("-k", "--k", "k", type=params.K, help="Number of hits.")
@@ -301,8 +327,8 @@ def parse(question, as_of, batch, as_json):
 def search(ctx, question, as_of, k, mode, decay, alpha, lam, tau, fusion, scope, no_halt, explain, batch,
            as_json):
     """Find dated passages for a question (hybrid BM25 + dense, time-aware)."""
-    from .embedding import EmbedderError
-    from .retrieval.modes import Retriever, search as run_search
+    from .retrieval.modes import Retriever
+    from .retrieval.modes import search as run_search
 
     settings = _settings(ctx, k=k, decay=decay, alpha=alpha, lam=lam, tau=tau, fusion=fusion, scope=scope)
     idx = _open(settings)
@@ -318,8 +344,6 @@ def search(ctx, question, as_of, k, mode, decay, alpha, lam, tau, fusion, scope,
                                      settings=settings, halt=not no_halt, retriever=retriever)
                 except KeyError as exc:
                     raise click.ClickException(f"line {n}: no {exc} field")
-                except EmbedderError as exc:
-                    raise click.ClickException(str(exc))
                 d = res.to_dict()
                 out = {"id": row.get("id"), "intent": d["intent"], "start": d["start"], "end": d["end"],
                        "periods": d["periods"],
@@ -329,11 +353,8 @@ def search(ctx, question, as_of, k, mode, decay, alpha, lam, tau, fusion, scope,
             return
         if not question:
             raise click.UsageError("give a QUESTION or --batch FILE")
-        try:
-            res = run_search(idx, question, as_of=_date(as_of), k=settings.k, mode=mode,
-                             settings=settings, halt=not no_halt, retriever=retriever)
-        except EmbedderError as exc:
-            raise click.ClickException(str(exc))
+        res = run_search(idx, question, as_of=_date(as_of), k=settings.k, mode=mode,
+                         settings=settings, halt=not no_halt, retriever=retriever)
         if as_json:
             _echo_json(res.to_dict(explain=explain), indent=2)
         else:
@@ -347,6 +368,7 @@ def search(ctx, question, as_of, k, mode, decay, alpha, lam, tau, fusion, scope,
 
 
 @cli.command()
+@_database
 @click.argument("question", required=False, type=params.QUESTION)
 @click.option("--as-of", help="The date the question is asked from (default today).")
 @click.option("--model", help="A GGUF file, or a name from `trag-tui models` (default: the bundled SmolLM2-135M).")
@@ -365,9 +387,8 @@ def ask(ctx, question, as_of, model, k, mode, max_tokens, evidence_only, scope, 
     """Answer a question from the index, streamed, every sentence checked against its dated source."""
     import threading
 
-    from .answer import Done, Retrieved, Token, ask as run_ask, render_answer, sigint_cancels
-    from .embedding import EmbedderError
-    from .generation import GenerationError
+    from .answer import Done, Retrieved, Token, render_answer, sigint_cancels
+    from .answer import ask as run_ask
     from .retrieval.modes import Retriever
 
     settings = _settings(ctx, model=model, k=k, max_tokens=max_tokens, scope=scope)
@@ -391,8 +412,8 @@ def ask(ctx, question, as_of, model, k, mode, max_tokens, evidence_only, scope, 
                                          evidence_only=evidence_only):
                         if isinstance(event, Done):
                             done = event
-                except (GenerationError, EmbedderError) as exc:
-                    raise click.ClickException(f"line {n}: {exc}")
+                except TragError as exc:
+                    raise click.ClickException(f"line {n}: {exc.message}")
                 if done is not None:
                     _echo_json({"id": row.get("id"), **done.to_dict()})
             return
@@ -411,8 +432,6 @@ def ask(ctx, question, as_of, model, k, mode, max_tokens, evidence_only, scope, 
                     sys.stdout.flush()
                 elif isinstance(event, Done):
                     done = event
-    except (GenerationError, EmbedderError) as exc:
-        raise click.ClickException(str(exc))
     finally:
         idx.close()
     if done is None:
@@ -428,6 +447,7 @@ def ask(ctx, question, as_of, model, k, mode, max_tokens, evidence_only, scope, 
 
 
 @cli.command(name="eval")
+@_database
 @click.argument("qa_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("-k", "--k", "k", type=params.K, default=5, show_default=True)
 @click.option("--category", multiple=True, help="Only questions of this category (repeatable).")
@@ -440,7 +460,6 @@ def ask(ctx, question, as_of, model, k, mode, max_tokens, evidence_only, scope, 
 @click.pass_context
 def eval_(ctx, qa_file, k, category, limit, decay, fusion, scope, as_json):
     """Recall@k, MRR, temporal precision, leak rate: the engine beside a time-blind baseline."""
-    from .embedding import EmbedderError
     from .evaluation import evaluate, load_qa, render_table
 
     settings = _settings(ctx, decay=decay, fusion=fusion, scope=scope)
@@ -451,8 +470,6 @@ def eval_(ctx, qa_file, k, category, limit, decay, fusion, scope, as_json):
     idx = _open(settings)
     try:
         report = evaluate(idx, qas, k=k, settings=settings)
-    except EmbedderError as exc:
-        raise click.ClickException(str(exc))
     finally:
         idx.close()
     if as_json:
@@ -465,6 +482,7 @@ def eval_(ctx, qa_file, k, category, limit, decay, fusion, scope, as_json):
 
 
 @cli.command()
+@_database
 @click.option("--to", "to", required=True,
               help="qdrant://HOST:PORT/COLLECTION (API key from QDRANT_API_KEY), or a folder (local mode).")
 @click.option("--shard-by", type=click.Choice(["auto", "decade", "year"]), default="auto", show_default=True,
@@ -544,6 +562,7 @@ def doctor(ctx, file, clean, as_json):
 
 
 @cli.command()
+@_database
 @click.pass_context
 def tui(ctx):
     """Open the chat app on the index (the default command)."""
@@ -586,6 +605,27 @@ def models(ctx, as_json):
     if len(found) <= 1:
         looked = ", ".join(f"{src} {path}" for src, path in places.described())
         click.echo(f"\nNo other GGUF files found; looked in: {looked}", err=True)
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True, help="Print the list as JSON.")
+def plugins(as_json):
+    """Embedders and generators: the built-ins and those installed packages register."""
+    from .plugins import embedders, generators
+
+    rows = [{"kind": kind, "name": p.name, "provider": p.provider}
+            for kind, registry in (("embedder", embedders()), ("generator", generators()))
+            for p in registry.plugins()]
+    failures = [{"kind": kind, "entry_point": name, "error": why}
+                for kind, registry in (("embedder", embedders()), ("generator", generators()))
+                for name, why in registry.failures.items()]
+    if as_json:
+        _echo_json({"plugins": rows, "failures": failures}, indent=2)
+        return
+    for r in rows:
+        _echo(f"{r['kind']:<10} {r['name']:<20} {r['provider']}")
+    for f in failures:
+        _echo(f"{f['kind']:<10} {f['entry_point']:<20} NOT LOADED: {f['error']}", err=True)
 
 
 def main() -> None:

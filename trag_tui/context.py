@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
 from . import sentences
 from .generation import MESSAGE_OVERHEAD, GenerationError, estimate_tokens
 from .labels import MONTHS, day_label, month_label, period_label  # noqa: F401 (re-exported)
+from .temporal.calendar import iso_day
 
 SYSTEM_PROMPT = (
     "You answer questions about dated documents using only the numbered sources in the "
@@ -82,15 +83,6 @@ class Context:
 # -- periods --------------------------------------------------------------------------------
 
 
-def _date(value: Any) -> dt.date | None:
-    if value is None or isinstance(value, dt.date):
-        return value
-    try:
-        return dt.date.fromisoformat(str(value)[:10])
-    except ValueError:
-        return None
-
-
 def query_periods(result) -> list[tuple[dt.date | None, dt.date | None]]:
     """The periods a comparison asks about, in the order the parsed question gives them."""
     periods = list(getattr(result.query, "periods", None) or [])
@@ -98,7 +90,7 @@ def query_periods(result) -> list[tuple[dt.date | None, dt.date | None]]:
         periods = list(result.periods)
     if not periods:
         periods = [(result.query.start, result.query.end)]
-    return [(_date(a), _date(b)) for a, b in periods]
+    return [(iso_day(a), iso_day(b)) for a, b in periods]
 
 
 # -- passages -------------------------------------------------------------------------------
@@ -227,7 +219,7 @@ def _newest_first(h) -> tuple:
 
 
 def _neg_date(date: str | None) -> int:
-    d = _date(date)
+    d = iso_day(date)
     return -d.toordinal() if d else 0
 
 
@@ -236,7 +228,7 @@ def _oldest_first(h) -> tuple:
 
 
 def _period_of(hit, periods: list[tuple[dt.date | None, dt.date | None]]) -> int | None:
-    d = _date(hit.date)
+    d = iso_day(hit.date)
     if d is None:
         return None
     for i, (a, b) in enumerate(periods):
@@ -468,7 +460,7 @@ TITLE_WORDS = 10
 
 
 def _day(value: str | None) -> str:
-    d = _date(value)
+    d = iso_day(value)
     return day_label(d) if d else "undated"
 
 

@@ -15,15 +15,19 @@ import stat
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import Any, Iterable, Iterator
 from urllib.parse import quote
 
+from sqlite_utils.utils import chunks
 from sqlite_utils.utils import sqlite3  # pysqlite3 where installed: it can load extensions
+
+from .errors import TragError
 
 APPLICATION_ID = 0x54524147  # "TRAG": marks the file as a trag-tui index
 MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 
 
-class IndexFileError(Exception):
+class IndexFileError(TragError):
     """An index file that cannot be opened as asked; the message is meant for the user."""
 
 
@@ -33,6 +37,16 @@ class Migration:
 
     name: str
     sql: str
+
+
+SQL_BATCH = 500  # ids per `IN (…)` list, far below SQLite's limit on bound variables
+
+
+def id_batches(ids: Iterable[Any]) -> Iterator[tuple[list[Any], str]]:
+    """Ids in lists of SQL_BATCH, each with its "?,?,…" placeholders, for `IN (…)` queries."""
+    for part in chunks(ids, SQL_BATCH):
+        batch = list(part)
+        yield batch, ",".join("?" * len(batch))
 
 
 def migrations() -> list[Migration]:

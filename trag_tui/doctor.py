@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote
 
-from .db import APPLICATION_ID, IndexFileError, _prepare, connect, sqlite3, transaction
+from .db import APPLICATION_ID, IndexFileError, _prepare, connect, id_batches, sqlite3, transaction
 from .schema import entries, meta_problems, problems
 
 
@@ -140,9 +140,9 @@ def clean_copy(src: Path, dest: Path) -> CopyReport:
             report.notes.append(
                 f"{len(missing)} documents had no usable vector and were left out; run "
                 "`trag-tui index` on the same folders (same embedder) to add them again")
-        from .evidence import update_evidence
+        from .corroboration import update_corroboration
 
-        update_evidence(new)
+        update_corroboration(new)
     finally:
         old.close()
         new.close()
@@ -205,11 +205,10 @@ def _copy_vectors(old, new, dim: int, report: CopyReport) -> int:
     copied = 0
     try:
         with transaction(new):
-            for i in range(0, len(ids), 500):
-                part = ids[i:i + 500]
+            for part, marks in id_batches(ids):
                 rows = old.execute(
                     "SELECT chunk_id, embedding, day FROM chunk_vectors WHERE chunk_id IN "
-                    f"({','.join('?' * len(part))})", part).fetchall()
+                    f"({marks})", part).fetchall()
                 for chunk_id, blob, day in rows:
                     if isinstance(blob, bytes) and len(blob) == 4 * dim:
                         new.execute("INSERT INTO chunk_vectors (chunk_id, embedding, day) "

@@ -11,16 +11,19 @@ import importlib.util
 import os
 import re
 from pathlib import Path
-from typing import Protocol, Sequence
+from typing import Any, Protocol, Sequence
 
 import numpy as np
+
+from .errors import TragError
+from .settings import Settings
 
 BUNDLED_NAME = "all-MiniLM-L6-v2"
 HASH_NAME = "hash"
 _WORD = re.compile(r"\w+", re.UNICODE)
 
 
-class EmbedderError(Exception):
+class EmbedderError(TragError):
     """An embedder that cannot be loaded or does not match the index; the message is for users."""
 
 
@@ -82,8 +85,8 @@ class SentenceTransformerEmbedder:
     larger than one encode call and only used for such batches: a question is embedded in
     this process."""
 
-    def __init__(self, folder: Path, name: str, batch_size: int = 32, device: str | None = None,
-                 workers: int = 1):
+    def __init__(self, folder: Path, name: str, batch_size: int = 32, threads: int = 0,
+                 device: str | None = None, workers: int = 1):
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
         os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
@@ -93,13 +96,13 @@ class SentenceTransformerEmbedder:
         import torch
         from sentence_transformers import SentenceTransformer
 
-        torch.set_num_threads(os.cpu_count() or 1)
+        torch.set_num_threads(threads or os.cpu_count() or 1)
         self.folder = folder
         self.name = name
         self.batch_size = batch_size
         self.device = resolve_device(device)
         self.workers = max(1, int(workers))
-        self._pool = None
+        self._pool: Any = None
         self.model = SentenceTransformer(str(folder), device=self.device, local_files_only=True)
         get_dim = getattr(self.model, "get_embedding_dimension", None) or getattr(
             self.model, "get_sentence_embedding_dimension")
@@ -112,10 +115,10 @@ class SentenceTransformerEmbedder:
         """Normalised vectors for texts, one row each."""
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        extra = {}
+        extra: dict[str, Any] = {}
         if self.workers > 1 and len(texts) > self.batch_size:
             if self._pool is None:
-                devices = ([f"cuda:{i % torch_cuda_count()}" for i in range(self.workers)]
+                devices = ([f"cuda:{i % _cuda_count()}" for i in range(self.workers)]
                            if self.device == "cuda" else ["cpu"] * self.workers)
                 self._pool = self.model.start_multi_process_pool(target_devices=devices)
             extra["pool"] = self._pool
@@ -136,10 +139,16 @@ class SentenceTransformerEmbedder:
             self._pool = None
 
 
-def torch_cuda_count() -> int:
+def _cuda_count() -> int:
     import torch
 
     return max(1, torch.cuda.device_count())
+
+
+def sentence_transformer(folder: Path, name: str, settings: Settings) -> SentenceTransformerEmbedder:
+    """A sentence-transformers embedder configured by the settings (batch, threads, device, workers)."""
+    return SentenceTransformerEmbedder(folder, name, settings.embed_batch, settings.threads,
+                                       settings.device, settings.embed_workers)
 
 
 def bundled_model_folder() -> Path:
@@ -155,28 +164,49 @@ def bundled_model_folder() -> Path:
     return folder
 
 
+def register_builtins(register) -> None:
+    """The embedders that ship with trag-tui, registered like any plug-in's."""
+    register(BUNDLED_NAME, lambda choice, settings: sentence_transformer(
+        bundled_model_folder(), BUNDLED_NAME, settings))
+    register(HASH_NAME, _hash_embedder)
+
+
+def _hash_embedder(choice: str, settings: Settings) -> HashEmbedder:
+    name = embedder_name(choice)
+    try:
+        return HashEmbedder(int(name.split("-", 1)[1]))
+    except ValueError as exc:
+        raise EmbedderError(f"bad hash embedder name {choice!r}") from exc
+
+
 def embedder_name(choice: str | None) -> str:
     """The name recorded in an index for an embedder choice, without loading the model."""
     if choice in (None, "", "bundled", BUNDLED_NAME):
         return BUNDLED_NAME
-    if choice == HASH_NAME or (choice or "").startswith(HASH_NAME + "-"):
+    assert choice is not None
+    if choice == HASH_NAME or choice.startswith(HASH_NAME + "-"):
         return choice if "-" in choice else f"{HASH_NAME}-384"
+    if _plugin(choice) is not None:
+        return choice
     return "st:" + Path(choice).expanduser().resolve().name
 
 
-def load_embedder(choice: str | None, batch_size: int = 32, device: str | None = None,
-                  workers: int = 1) -> Embedder:
-    """Load the embedder named by a setting: None/bundled, `hash[-DIM]`, or a model folder
-    (on `device`: cpu, cuda or auto; across `workers` processes for big batches)."""
+def _plugin(choice: str):
+    from .plugins import embedders
+
+    return embedders().find(choice)
+
+
+def load_embedder(choice: str | None, settings: Settings | None = None) -> Embedder:
+    """Load the embedder named by a setting: None/bundled, `hash[-DIM]`, a registered plug-in's
+    name, or a sentence-transformers model folder. A plug-in's factory gets the choice and the
+    settings (batch size, threads)."""
+    settings = settings or Settings()
     name = embedder_name(choice)
-    if name == BUNDLED_NAME:
-        return SentenceTransformerEmbedder(bundled_model_folder(), BUNDLED_NAME, batch_size, device, workers)
-    if name.startswith(HASH_NAME + "-"):
-        try:
-            return HashEmbedder(int(name.split("-", 1)[1]))
-        except ValueError as exc:
-            raise EmbedderError(f"bad hash embedder name {choice!r}") from exc
-    folder = Path(choice).expanduser().resolve()
+    plugin = _plugin(name)
+    if plugin is not None:
+        return plugin.factory(name, settings)
+    folder = Path(choice or "").expanduser().resolve()
     if not folder.is_dir():
         raise EmbedderError(f"embedder folder not found: {folder}")
-    return SentenceTransformerEmbedder(folder, name, batch_size, device, workers)
+    return sentence_transformer(folder, name, settings)

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
+from .temporal.calendar import iso_day
+
 
 @dataclass(frozen=True)
 class QA:
@@ -24,15 +26,6 @@ class QA:
     category: str
     periods: tuple[tuple[dt.date | None, dt.date | None], ...] = ()
     source: str = ""  # the speaker or source the question names, where it names one
-
-
-def _d(value: Any) -> dt.date | None:
-    if not value:
-        return None
-    try:
-        return dt.date.fromisoformat(str(value)[:10])
-    except ValueError:
-        return None
 
 
 def load_qa(path: Path, categories: Sequence[str] | None = None, limit: int | None = None) -> list[QA]:
@@ -49,10 +42,10 @@ def load_qa(path: Path, categories: Sequence[str] | None = None, limit: int | No
                 continue
             periods: list[tuple[dt.date | None, dt.date | None]] = []
             if row.get("periods"):
-                periods = [(_d(a), _d(b)) for a, b in row["periods"]]
+                periods = [(iso_day(a), iso_day(b)) for a, b in row["periods"]]
             elif row.get("start") or row.get("end"):
-                periods = [(_d(row.get("start")), _d(row.get("end")))]
-            out.append(QA(str(row.get("id")), row["question"], _d(row.get("question_date") or row.get("as_of")),
+                periods = [(iso_day(row.get("start")), iso_day(row.get("end")))]
+            out.append(QA(str(row.get("id")), row["question"], iso_day(row.get("question_date") or row.get("as_of")),
                           tuple(row.get("evidence_ids") or row.get("gold_doc_ids") or ()), cat,
                           tuple(periods), str(row.get("source") or "")))
             if limit and len(out) >= limit:
@@ -177,7 +170,7 @@ def evaluate(index, qas: Sequence[QA], k: int = 5, settings=None, halt: bool = F
             if result is None:
                 continue
             ids = [h.doc_id for h in result.hits]
-            dates = [_d(h.date) for h in result.hits]
+            dates = [iso_day(h.date) for h in result.hits]
             speakers = [h.speaker for h in result.hits]
             for system in ((engine, blind_scores)[i], cat[i], intent[i]):
                 system.add(qa, ids, dates, k, res.query.periods, speakers)

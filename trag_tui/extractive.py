@@ -9,9 +9,8 @@ choice: "who" wants a person (for a speech, the speaker and the office they spea
 """
 from __future__ import annotations
 
-import datetime as dt
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Sequence
 
 import numpy as np
@@ -19,7 +18,8 @@ import numpy as np
 from .grounding import dates, quantities, reported_when
 from .labels import day_label
 from .sentences import quotable
-from .text_words import content_words
+from .temporal.calendar import iso_day
+from .text_words import STOPWORDS, content_words
 
 QUOTE_WORDS = 60
 
@@ -53,13 +53,31 @@ def person_names(sentence: str) -> list[str]:
     found = [m.group(1) for m in _PAREN_NAME.finditer(sentence)]
     for m in re.finditer(r"\b[A-Z][a-z][\w'’-]*(?:\s+[A-Z][a-z][\w'’-]*){1,2}", sentence):
         words = m.group(0).split()
-        if m.start() == 0 or any(w.lower().strip("'’") in _NOT_NAMES for w in words):
+        if any(w.lower().strip("'’") in _NOT_NAMES for w in words):
             continue
+        if m.start() == 0 and words[0].lower() in STOPWORDS:
+            continue  # "The Minister", "This Government": capitalised only because it is first
         found.append(m.group(0))
     return found
 
 
 _ASKS = re.compile(r"^\s*to ask\b|\?\W*$", re.I)
+
+# A figure after these words is an expectation, a goal or an extreme, not the level itself:
+# "expects inflation to average 7.4 per cent", "inflation peaked at 3.8 per cent".
+_HEDGE = re.compile(r"\b(?:expect|forecast|project|predict|target|peak|ambition|aim|could|"
+                    r"would|might|may|hope|plan)\w*[^,;:()]*", re.I)
+# Words that name the kind of answer ("rate", "figure"), not what it is about: "the current
+# inflation rate" is about inflation, and a sentence saying "rate" is no closer to it.
+_MEASURE_WORDS = "rate rates level figure figures number amount percentage share total " \
+                 "current currently latest now today present"
+
+
+def stated_figures(sentence: str) -> tuple[int, int]:
+    """How many figures a sentence states as a level, and how many it hedges or gives as an
+    earlier value ("up from 4.8 per cent")."""
+    stated = sum(1 for q in quantities(_HEDGE.sub(" ", sentence)) if not q.earlier)
+    return stated, len(quantities(sentence)) - stated
 
 
 def answer_type(question: str) -> str | None:
@@ -80,6 +98,7 @@ class Candidate:
     source: object  # trag_tui.context.Source
     sentence: str
     score: float
+    position: int = 0  # the sentence's place in its source's passage
 
 
 def _role_match(question_words: set[str], source) -> bool:
@@ -106,12 +125,14 @@ def rank(question: str, sources: Sequence, *, mode: str | None = None, embedder=
     """
     kind = kind if kind is not None else answer_type(question)
     qwords = content_words(question)
-    rows: list[tuple[object, str]] = []
+    if kind is not None:
+        qwords = qwords - content_words(_MEASURE_WORDS) or qwords
+    rows: list[tuple[object, str, int]] = []
     lead: list[float] = []
     for s in sources:
         for i, sentence in enumerate(quotable(s.passage)):
             if len(sentence.split()) >= 4:
-                rows.append((s, sentence))
+                rows.append((s, sentence, i))
                 # Reports and news put the fact first; a passage that starts mid-text has no lead.
                 lead.append(max(0.0, 1.0 - i / 4) if not s.passage.startswith("…") else 0.0)
     if not rows:
@@ -125,8 +146,13 @@ def rank(question: str, sources: Sequence, *, mode: str | None = None, embedder=
     dated = sorted({s.date for s in sources if s.date}, reverse=True)
     newness = {d: 1.0 - i / max(len(dated), 1) for i, d in enumerate(dated)}
     order = {id(s): i for i, s in enumerate(sorted(sources, key=lambda s: -s.score))}
+    # Who said it is part of the question: "What did the Chancellor say…", "What did Senator
+    # Lott say…". When some source is theirs, the others' sentences are not the answer.
+    theirs = {id(s) for s in sources
+              if (getattr(s, "speaker", "") and _role_match(qwords, s)) or _named(question, s)}
+    named_speaker = any(_named(question, s) for s in sources)
     out = []
-    for (s, sentence), sim, first in zip(rows, sims, lead):
+    for (s, sentence, position), sim, first in zip(rows, sims, lead):
         words = content_words(sentence)
         lex = len(qwords & words) / len(qwords) if qwords else 0.0
         score = float(sim) + 0.5 * lex + 0.1 * first
@@ -137,38 +163,52 @@ def rank(question: str, sources: Sequence, *, mode: str | None = None, embedder=
             score -= 0.3  # a heading or a fragment ("The Prime Minister was asked—")
         if _ASKS.search(sentence):
             score -= 0.3  # a question ("To ask the Chancellor…?") asks; it does not answer
-        speaks = bool(getattr(s, "speaker", "")) and _role_match(qwords, s)
-        if speaks or _named(question, s):
-            # Who said it is part of the question: "What did the Chancellor say…", "What did
-            # Senator Lott say…"; for "who is the Chancellor" the speaker IS the answer.
-            score += 0.6 if kind == "person" else 0.3
+        if id(s) in theirs:
+            # For "who is the Chancellor" the speaker in that office IS the answer; for "who
+            # did Harry Reid honor" the speaker is named, so the answer is someone else.
+            score += 0.6 if kind == "person" and not named_speaker else 0.3
+        elif theirs:
+            score -= 0.2
         if kind == "person":
             qnames = question.lower()
             if any(n.lower() not in qnames for n in person_names(sentence)):
                 score += 0.25
         elif kind == "date" and dates(sentence):
             score += 0.15
-        elif kind == "number" and quantities(sentence):
-            score += 0.15
+        elif kind == "number":
+            stated, other = stated_figures(sentence)
+            score += 0.15 if stated else -0.15 if other else 0.0
         if mode == "decay" and s.date:
-            score += 0.15 * newness.get(s.date, 0.0)
+            # The present state is what the newest sources say; a typed question ("who is",
+            # "what rate") wants that state, an open one only leans towards it.
+            score += (0.3 if kind else 0.15) * newness.get(s.date, 0.0)
         score += 0.05 * (1.0 - order.get(id(s), 0) / max(len(sources), 1))
-        out.append(Candidate(s, sentence, score))
+        out.append(Candidate(s, sentence, score, position))
     out.sort(key=lambda c: -c.score)
     return out
 
 
-def _quote(sentence: str) -> str:
+def _trim(sentence: str) -> str:
     words = sentence.split()
-    text = sentence if len(words) <= QUOTE_WORDS else " ".join(words[:QUOTE_WORDS]) + "…"
+    return sentence if len(words) <= QUOTE_WORDS else " ".join(words[:QUOTE_WORDS]) + "…"
+
+
+def _quote(text: str) -> str:
     return "“" + text.strip().strip("“”\"") + "”"
 
 
+def _excerpt(picks: Sequence[Candidate]) -> Candidate:
+    """Sentences of one source as one quote, in the order they were said ("…" for a gap)."""
+    ordered = sorted(picks, key=lambda c: c.position)
+    text = _trim(ordered[0].sentence)
+    for prev, c in zip(ordered, ordered[1:]):
+        text += (" " if c.position == prev.position + 1 else " … ") + _trim(c.sentence)
+    return replace(picks[0], sentence=text)
+
+
 def _date(value: str | None) -> str | None:
-    try:
-        return day_label(dt.date.fromisoformat(value[:10])) if value else None
-    except ValueError:
-        return value
+    day = iso_day(value)
+    return day_label(day) if day else value
 
 
 def render_pick(c: Candidate, question: str, kind: str | None) -> str:
@@ -192,13 +232,33 @@ def render_pick(c: Candidate, question: str, kind: str | None) -> str:
     return f"{_quote(c.sentence)} [{s.number}]" + (f" ({when})" if when else "") + after
 
 
+EXCERPT_WORDS = 90  # an open question's quoted excerpt from one source, at most
+
+
+def _holds(c: Candidate, question: str, kind: str | None) -> bool:
+    """Does the sentence hold what the answer type asks for?"""
+    if kind == "person":
+        qnames = question.lower()
+        return any(n.lower() not in qnames for n in person_names(c.sentence)) or (
+            bool(getattr(c.source, "speaker", "")) and not _named(question, c.source)
+            and _role_match(content_words(question), c.source))
+    if kind == "number":
+        return stated_figures(c.sentence)[0] > 0
+    if kind == "date":
+        return bool(dates(c.sentence))
+    return True
+
+
 def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = None,
             kind: str | None = None, groups: Sequence[str] | None = None) -> list[Candidate]:
     """The sentences the quoted answer consists of.
 
     One per period block for comparisons and evolution (in block order), so each period is
-    answered from its own sources; otherwise the best sentence, and for an open question a
-    second one from another source when it is nearly as good.
+    answered from its own sources. Otherwise the best sentence; when it lacks what the answer
+    type asks for (no person, no figure), the best one from the same source that has it. An
+    open question ("what did X say about Y") gets a short excerpt: the best sentence and the
+    source's other strong ones, in the order they were said, and a second source when it is
+    nearly as good.
     """
     if not ranked:
         return []
@@ -213,20 +273,40 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
             return picks
     top = ranked[0]
     picks = [top]
-    if kind is None:
-        second = next((c for c in ranked[1:] if c.source.number != top.source.number
-                       and c.sentence != top.sentence), None)
-        if second is not None and second.score >= 0.85 * top.score:
-            picks.append(second)
+    if kind is not None:
+        if not _holds(top, question, kind):
+            typed = [c for c in ranked[1:] if _holds(c, question, kind)]
+            same = next((c for c in typed if c.source is top.source), None)
+            extra = same or (typed[0] if typed and typed[0].score >= 0.7 * top.score else None)
+            if extra is not None:
+                picks.append(extra)
+        return picks
+    words = len(top.sentence.split())
+    for c in ranked[1:]:
+        if c.source is top.source and c.sentence != top.sentence \
+                and c.score >= 0.6 * top.score and words + len(c.sentence.split()) <= EXCERPT_WORDS:
+            picks.append(c)
+            words += len(c.sentence.split())
+        if len(picks) == 3:
+            break
+    second = next((c for c in ranked[1:] if c.source.number != top.source.number
+                   and c.sentence != top.sentence), None)
+    if second is not None and second.score >= 0.85 * top.score:
+        picks.append(second)
     return picks
 
 
 def quoted_answer(question: str, picks: Sequence[Candidate], *, kind: str | None = None,
                   labels: dict[str, str] | None = None) -> str:
-    """The extractive answer's text: one line per pick, a period label before each in blocks."""
+    """The extractive answer's text: one line per source quoted, a period label before each in
+    blocks."""
     kind = kind if kind is not None else answer_type(question)
     lines = []
+    by_source: dict[int, list[Candidate]] = {}
     for c in picks:
+        by_source.setdefault(id(c.source), []).append(c)
+    for same in by_source.values():
+        c = _excerpt(same)
         text = render_pick(c, question, kind)
         group = getattr(c.source, "group", None)
         if labels and group in labels:

@@ -14,7 +14,6 @@ import json
 import re
 from collections import Counter
 from dataclasses import dataclass
-from typing import Iterable
 
 import numpy as np
 

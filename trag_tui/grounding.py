@@ -20,7 +20,8 @@ from typing import Iterable, Sequence
 
 from .labels import MONTHS, day_label, period_label
 from .sentences import quotable, split
-from .text_words import STOPWORDS, content_words, stem, tokens
+from .temporal.calendar import iso_day
+from .text_words import STOPWORDS, stem, tokens
 
 # -- numbers --------------------------------------------------------------------------------
 
@@ -222,7 +223,7 @@ def index_sources(sources: Sequence[SourceFacts]) -> list[SourceSentence]:
     """Every sentence of every source, ready for the checks."""
     out = []
     for s in sources:
-        meta_date = _iso(s.date)
+        meta_date = iso_day(s.date)
         head_words = set(tokens(s.heading))
         head_atoms = frozenset(atoms(s.heading))
         for sentence in quotable(s.passage):
@@ -269,7 +270,7 @@ def reported_when(sentence: str, said_on: str | None) -> Reported | None:
     "I went yesterday" said on 8 May 2023 reports 7 May 2023. An explicit date wins over a
     relative one. None when the sentence names no time of its own.
     """
-    day = _iso(said_on)
+    day = iso_day(said_on)
     if day is None:
         return None
     for m in _DATE.finditer(sentence):
@@ -294,20 +295,13 @@ def reported_when(sentence: str, said_on: str | None) -> Reported | None:
         return Reported(m.group(0).strip(" ."), start, end)
     if not _RELATIVE.search(sentence):
         return None
-    from .query import parse
+    from .temporal.question import parse
 
     q = parse(sentence, day)
     if q.intent != "point_in_time" or q.start is None or q.end is None or not q.expressions \
             or q.end > day or not _LOOKS_BACK.fullmatch(q.expressions[0].strip(" .,!?")):
         return None
     return Reported(q.expressions[0].strip(" .,!?"), q.start, q.end)
-
-
-def _iso(value: str | None) -> dt.date | None:
-    try:
-        return dt.date.fromisoformat(str(value)[:10]) if value else None
-    except ValueError:
-        return None
 
 
 # -- the check ------------------------------------------------------------------------------
@@ -568,10 +562,10 @@ class Gate:
         core = body.rstrip(".!? ")
         text = f"{core} [{number}]"
         said = self._dates.get(number)
-        if self.date_tags and _iso(said) is not None:
+        if self.date_tags and iso_day(said) is not None:
             # The date of what the claim reports: the one its source sentence names, if any.
             reported = reported_when(support, said)
-            label = reported.label if reported else day_label(_iso(said))
+            label = reported.label if reported else day_label(iso_day(said))
             if label not in core and said not in core:
                 text += f" ({label})"
         return text + end

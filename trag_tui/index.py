@@ -9,7 +9,13 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .db import connect, get_meta, is_readonly, sqlite3
-from .embedding import BUNDLED_NAME, Embedder, EmbedderError, embedder_name, load_embedder
+from .embedding import (
+    BUNDLED_NAME,
+    Embedder,
+    EmbedderError,
+    embedder_name,
+    load_embedder,
+)
 from .settings import Settings
 
 
@@ -58,8 +64,7 @@ class Index:
         recorded = get_meta(self.conn, "embedder")
         choice = self.settings.embedder
         if recorded is None:
-            return load_embedder(choice, self.settings.embed_batch, self.settings.device,
-                                 self.settings.embed_workers)
+            return load_embedder(choice, self.settings)
         if choice is not None and embedder_name(choice) != recorded:
             raise EmbedderError(
                 f"this index was built with the embedder {recorded!r}; "
@@ -70,8 +75,7 @@ class Index:
                 f"this index was built with the embedder {recorded!r}: pass its folder with "
                 "--embedder PATH (or TRAG_TUI_EMBEDDER)"
             )
-        return load_embedder(choice if choice is not None else recorded, self.settings.embed_batch,
-                             self.settings.device, self.settings.embed_workers)
+        return load_embedder(choice if choice is not None else recorded, self.settings)
 
     def generation(self) -> tuple[int, int]:
         """Changes when the file changes, by this connection or another one."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import logging
 import os
 import stat
 import time
@@ -42,6 +43,8 @@ from .store import (
     text_hash,
     vectors_for_hashes,
 )
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -82,7 +85,7 @@ class Summary:
     chunks_embedded: int = 0
     chunks_reused: int = 0
     files_pruned: int = 0
-    evidence: dict = field(default_factory=dict)
+    corroboration: dict = field(default_factory=dict)
     seconds: float = 0.0
 
     def to_dict(self) -> dict:
@@ -232,11 +235,11 @@ class Indexer:
             files, documents = self._prune(paths, seen_keys)
             summary.files_pruned += files
             summary.documents_removed += documents
-        # The evidence graph (shingle signatures, edges, centrality, near-duplicate clusters)
+        # The corroboration graph (shingle signatures, edges, centrality, near-duplicate clusters)
         # is brought up to date for new chunks; it is cheap when nothing changed.
-        from .evidence import update_evidence
+        from .corroboration import update_corroboration
 
-        summary.evidence = update_evidence(self.conn)
+        summary.corroboration = update_corroboration(self.conn)
         # Who said it (speakers, sources, named title parts) for the documents added since.
         from .facets import update_facets
 
@@ -244,6 +247,14 @@ class Indexer:
         summary.chunks_embedded = state.chunks_embedded
         summary.chunks_reused = state.chunks_reused
         summary.seconds = round(time.monotonic() - started, 3)
+        for path, why in summary.files_failed:
+            log.warning("not indexed: %s: %s", path, why)
+        for path, why in summary.files_skipped:
+            log.debug("skipped: %s: %s", path, why)
+        log.info("indexed %d documents (%d kept, %d removed), %d chunks embedded, %d reused, "
+                 "in %.1f s", summary.documents_added, summary.documents_kept,
+                 summary.documents_removed, summary.chunks_embedded, summary.chunks_reused,
+                 summary.seconds)
         return summary
 
     # -- one file ---------------------------------------------------------------------------

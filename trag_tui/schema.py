@@ -15,7 +15,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import db
-from .db import MIGRATIONS_TABLE_SQL, IndexFileError, _prepare, apply_migrations, get_meta, sqlite3
+from .db import (
+    MIGRATIONS_TABLE_SQL,
+    IndexFileError,
+    _prepare,
+    apply_migrations,
+    get_meta,
+    sqlite3,
+)
 from .embedding import BUNDLED_NAME, HASH_NAME
 
 #: The largest vector a recorded embedder may claim (real sentence embedders stay far below).

@@ -15,7 +15,7 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from .chunking import Chunk
-from .db import get_meta, set_meta, sqlite3
+from .db import get_meta, id_batches, set_meta, sqlite3
 from .documents import Document
 from .embedding import EmbedderError
 
@@ -116,9 +116,7 @@ def vectors_for_hashes(conn: sqlite3.Connection, hashes: Iterable[str]) -> dict[
     todo = list(set(hashes))
     if not has_vectors(conn):
         return found
-    for i in range(0, len(todo), 500):
-        part = todo[i : i + 500]
-        marks = ",".join("?" * len(part))
+    for part, marks in id_batches(todo):
         rows = conn.execute(
             f"SELECT c.content_hash, c.id FROM chunks c WHERE c.searchable = 1 "
             f"AND c.content_hash IN ({marks})",
@@ -145,18 +143,14 @@ def has_vectors(conn: sqlite3.Connection) -> bool:
 def delete_documents(conn: sqlite3.Connection, doc_ids: Sequence[int]) -> None:
     """Remove documents with their chunks, full-text rows and vectors (caller's transaction)."""
     vectors = has_vectors(conn)
-    for i in range(0, len(doc_ids), 500):
-        part = list(doc_ids[i : i + 500])
-        marks = ",".join("?" * len(part))
+    for part, marks in id_batches(doc_ids):
         chunk_ids = [
             r[0]
             for r in conn.execute(
                 f"SELECT id FROM chunks WHERE searchable = 1 AND document_id IN ({marks})", part
             )
         ]
-        for j in range(0, len(chunk_ids), 500):
-            cpart = chunk_ids[j : j + 500]
-            cmarks = ",".join("?" * len(cpart))
+        for cpart, cmarks in id_batches(chunk_ids):
             conn.execute(f"DELETE FROM chunk_fts WHERE rowid IN ({cmarks})", cpart)
             if vectors:
                 conn.execute(f"DELETE FROM chunk_vectors WHERE chunk_id IN ({cmarks})", cpart)

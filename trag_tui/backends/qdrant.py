@@ -22,6 +22,7 @@ from urllib.parse import urlparse
 
 import numpy as np
 
+from ..errors import TragError
 from ..facets import Scope, Stemmer
 from ..retrieval.candidates import ChunkInfo, DayRange
 from ..retrieval.scoring import Ranked
@@ -43,7 +44,7 @@ PAYLOAD_FIELDS = ["document_id", "doc_id", "date", "day", "title", "speaker", "t
                   "start_char", "end_char", "centrality", "cluster_id"]
 
 
-class QdrantError(Exception):
+class QdrantError(TragError):
     """A push target or backend that cannot be used, in one line for the user."""
 
 
@@ -315,8 +316,6 @@ __all__ = ["QdrantBackend", "QdrantError", "Target", "parse_target", "is_target"
 
 def failure(exc: BaseException) -> str | None:
     """The one line to show for an error from a Qdrant target, or None if it is not one."""
-    if isinstance(exc, QdrantError):
-        return str(exc)
     module = type(exc).__module__ or ""
     if module.startswith(("qdrant_client", "httpx", "httpcore", "grpc")):
         detail = " ".join(str(exc).split())[:200] or type(exc).__name__

@@ -142,7 +142,9 @@ def read_package_xml(path: Path, *, default_date: dt.date | None = None, max_byt
         return FileRead([], skipped="GovInfo MODS: the day's metadata, read with its granules")
     if root in ("{http://www.loc.gov/METS/}mets", "{info:lc/xmlns/premis-v2}premis"):
         return FileRead([], skipped="GovInfo package metadata (no text)")
-    from trag_tui.ingest import parlparse  # the name is a coincidence: read it as any XML
+    from trag_tui.ingest import (
+        parlparse,  # the name is a coincidence: read it as any XML
+    )
 
     return parlparse.read(path, default_date=default_date, max_bytes=max_bytes)
 

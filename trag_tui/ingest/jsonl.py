@@ -11,9 +11,9 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
-from trag_tui import dates
 from trag_tui.documents import Document, IngestError
 from trag_tui.ingest import FileRead
+from trag_tui.temporal import document_dates as dates
 
 #: Fields with a fixed meaning; every other scalar field is kept as metadata.
 _CORE_FIELDS = {"id", "date", "title", "text", "source"}

@@ -1,6 +1,6 @@
 """Choosing and running the retrieval mode a question's time calls for.
 
-The parsed question (trag_tui.query) decides the mode; this module turns it into day ranges
+The parsed question (trag_tui.temporal) decides the mode; this module turns it into day ranges
 for the candidate queries and hands the candidates to the pure scoring functions. One rule
 holds for every mode: nothing dated after `as_of` is returned.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from dataclasses import dataclass, field, replace
-from typing import Any, Sequence
+from typing import Any
 
 from ..facets import Scope, facet_index
 from ..index import Index
@@ -80,7 +80,7 @@ class Hit:
 class SearchResult:
     """What a search returns: the reading of the question, the mode, and the hits."""
 
-    query: Any  # trag_tui.query.TemporalQuery
+    query: Any  # trag_tui.temporal.question.TemporalQuery
     mode: str
     reason: str
     hits: list[Hit]
@@ -229,7 +229,7 @@ def search(index: Index, question: str | Any, *, as_of: dt.date | None = None, k
            mode: str | None = None, settings: Settings | None = None, halt: bool = True,
            retriever: Retriever | None = None) -> SearchResult:
     """Answer-ready passages for a question, by the mode its time calls for (or `mode`)."""
-    from ..query import TemporalQuery, parse
+    from ..temporal.question import TemporalQuery, parse
 
     if not isinstance(question, TemporalQuery) and (not isinstance(question, str)
                                                     or not question.strip()):
@@ -297,7 +297,7 @@ def _point_in_time(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchR
         return res
     days = _as_of_range(start, end, tq.as_of, undated=False)
     ranked, info, parts, agree = _rank(r, tq.semantic_query, days, s.candidates, s)
-    from ..query import soft_edge
+    from ..temporal.question import soft_edge
 
     margin = soft_edge(tq)
     if margin and days.lo is not None:
@@ -317,10 +317,7 @@ def _point_in_time(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchR
 
 def recency_strength(tq) -> float:
     """How strongly a question asks for the latest state: explicit cue words count most."""
-    cues = " ".join(tq.expressions).lower()
-    if re.search(r"latest|most recent|current|now|today|this week|recent|сейчас|actuel|aktuell|actual", cues):
-        return 1.0
-    return 0.5
+    return 1.0 if tq.recency_cue else 0.5
 
 
 def _current(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchResult:

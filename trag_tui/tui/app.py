@@ -24,8 +24,14 @@ from ..settings import Settings
 from .commands import TragCommands
 from .engine import Engine
 from .history import History, Turn, conversation_markdown
-from .messages import AnswerFinished, ChatReady, ConversationStarted, IndexFailed, IndexOpened, \
-    QuestionAsked
+from .messages import (
+    AnswerFinished,
+    ChatReady,
+    ConversationStarted,
+    IndexFailed,
+    IndexOpened,
+    QuestionAsked,
+)
 from .overrides import Overrides
 from .screens.chat import ChatScreen
 from .screens.conversations import ConversationsScreen

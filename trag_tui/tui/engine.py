@@ -17,7 +17,6 @@ from ..index import Index, open_index
 from ..settings import Settings
 from .overrides import Overrides
 
-
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 
 

@@ -30,10 +30,29 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from ..answer_text import shown_markdown, stopped_markdown, stored_markdown
 from ..engine import Engine
-from ..history import ANSWERED, ASKED, FAILED, STOPPED, Turn, new_conversation_id, \
-    stored_sources, turn_markdown
-from ..messages import AnswerDone, AnswerFailed, AnswerFinished, AnswerRetrieved, AnswerStage, \
-    AnswerToken, AnswerWriting, ChatReady, ConversationStarted, GeneratorFailed, QuestionAsked
+from ..history import (
+    ANSWERED,
+    ASKED,
+    FAILED,
+    STOPPED,
+    Turn,
+    new_conversation_id,
+    stored_sources,
+    turn_markdown,
+)
+from ..messages import (
+    AnswerDone,
+    AnswerFailed,
+    AnswerFinished,
+    AnswerRetrieved,
+    AnswerStage,
+    AnswerToken,
+    AnswerWriting,
+    ChatReady,
+    ConversationStarted,
+    GeneratorFailed,
+    QuestionAsked,
+)
 from ..overrides import SLASH_HELP, Overrides, apply_command
 from ..widgets.answer import Answer, AnswerSelected
 from ..widgets.conversation import Conversation

@@ -4,7 +4,7 @@ A question over dated documents is really two questions: what it is about, and w
 "when" wrongly is the costly mistake (a filter to the wrong year finds nothing; a "current"
 question answered from 2016 is confidently out of date), so the reading is kept in one pure,
 deterministic function with the clock passed in, small enough to test exhaustively, and it says
-why it chose what it chose. The expressions it understands are listed in `query_rules`; this
+why it chose what it chose. The expressions it understands are listed in `rules`; this
 module combines them ("between X and Y", "since X", "Q1 and Q3 2025"), weighs the cue words and
 decides the intent, following the project's temporal-query contract.
 """
@@ -15,7 +15,42 @@ import re
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from trag_tui import query_rules as R
+from .calendar import add_days, shift, unit_span
+from .cues import (
+    CHANGE_BETWEEN,
+    CHANGE_CUES,
+    COMPARISON_CUES,
+    CURRENT_BEFORE,
+    CURRENT_CUES,
+    EVOLUTION_CUES,
+    FIXED_HEADS,
+    HOW_MUCH,
+    ORIGIN_BEFORE,
+    PAST_TENSE,
+    PRESENT_PROGRESSIVE,
+    QUANTITY_QUESTION,
+    QUANTITY_STEMS,
+    QUANTITY_SUFFIXES,
+    QUANTITY_WORDS,
+    RECENCY_CUES,
+    ROLE_QUESTION,
+    SPEECH_TIME_CUES,
+    STRIPPABLE_CUES,
+    TREND_CUES,
+)
+from .dateparse import dateparser_read, dateparser_vocabulary
+from .lexicon import NUMBERS, LazyPattern, number, unit_of
+from .rules import (
+    FUTURE,
+    NAMED,
+    RANGE,
+    RELATIVE,
+    RULES,
+    TO_DATE,
+    TODAY,
+    TRAILING,
+    Found,
+)
 
 Intent = Literal["point_in_time", "current", "evolution", "comparison", "none"]
 Period = tuple["dt.date | None", "dt.date | None"]
@@ -35,6 +70,9 @@ class TemporalQuery:
     confidence: float  # 0..1
     expressions: tuple[str, ...]  # matched time expressions and cue words, for display
     reason: str  # one sentence: why this intent
+    # A word that asks outright for the newest state ("latest", "now"); not part of the
+    # contract's JSON, since `expressions` already lists it.
+    recency_cue: str | None = None
 
     def to_dict(self) -> dict:
         """JSON-ready form: dates as ISO strings or None, periods as [[start, end], ...]."""
@@ -65,12 +103,12 @@ class _Atom:
 
     lo: int
     hi: int
-    found: R.Found
+    found: Found
     rule: str = ""  # the table row that read it, or "dateparser"
 
     @property
     def has_year(self) -> bool:
-        return self.found.kind == R.NAMED and self.found.rebase is None
+        return self.found.kind == NAMED and self.found.rebase is None
 
     def in_year(self, year: int) -> _Atom:
         start, end = self.found.rebase(year)
@@ -90,7 +128,7 @@ _MAX_FALLBACKS = 3
 def _find_atoms(text: str, as_of: dt.date) -> list[_Atom]:
     """Every expression the rule table reads, then leftovers dateparser reads; in text order."""
     atoms: list[_Atom] = []
-    for rule in R.RULES:
+    for rule in RULES:
         for m in rule.pattern.finditer(text):
             if any(a.lo < m.end() and m.start() < a.hi for a in atoms):
                 continue
@@ -106,12 +144,12 @@ def _find_atoms(text: str, as_of: dt.date) -> list[_Atom]:
     return sorted(_dateparser_atoms(text, as_of, atoms), key=lambda a: a.lo)
 
 
-_WORD = R.LazyPattern(r"\S+")
-_TIME_OF_DAY = R.LazyPattern(r"\d\s*(?:am|pm|h)\b|\d:\d")
-_DAY_OR_YEAR = R.LazyPattern(r"[\(\[«\"']?(?:[0-3]?\d(?:st|nd|rd|th|er|e|\.|º|°)?|[12]\d{3})[,.;:?!\)\]»\"']*")
+_WORD = LazyPattern(r"\S+")
+_TIME_OF_DAY = LazyPattern(r"\d\s*(?:am|pm|h)\b|\d:\d")
+_DAY_OR_YEAR = LazyPattern(r"[\(\[«\"']?(?:[0-3]?\d(?:st|nd|rd|th|er|e|\.|º|°)?|[12]\d{3})[,.;:?!\)\]»\"']*")
 # "the 15th time", "her 30th birthday": an ordinal counting something, not a day of the month.
-_ORDINAL_NUMBER = R.LazyPattern(r"\d+(?:st|nd|rd|th)")
-_COUNTED = R.LazyPattern(r"(?:time|times|consecutive|straight|anniversary|birthday|place|round|"
+_ORDINAL_NUMBER = LazyPattern(r"\d+(?:st|nd|rd|th)")
+_COUNTED = LazyPattern(r"(?:time|times|consecutive|straight|anniversary|birthday|place|round|"
                          r"edition|season|century|amendment|floor|row)\W*")
 
 
@@ -153,9 +191,9 @@ def _dateparser_atoms(text: str, as_of: dt.date, atoms: list[_Atom]) -> list[_At
             chunk = text[start:end].strip(" ,.;:?!()\"'«»¿¡")
             if _TIME_OF_DAY.search(chunk):
                 continue
-            if not any(w.lower() in R.dateparser_vocabulary() for w in re.findall(r"[^\W\d_]+", chunk)):
+            if not any(w.lower() in dateparser_vocabulary() for w in re.findall(r"[^\W\d_]+", chunk)):
                 continue  # no month, weekday or "ago" word: a bare number is a count, not a date
-            read = R.dateparser_read(chunk, as_of)
+            read = dateparser_read(chunk, as_of)
             if read is None:
                 continue
             years = re.findall(r"(?<!\d)\d{4}(?!\d)", chunk)
@@ -163,8 +201,8 @@ def _dateparser_atoms(text: str, as_of: dt.date, atoms: list[_Atom]) -> list[_At
                 continue  # dateparser misread the year ("в 2015 году" as year 10)
             absorbed = {id(o) for o in owners[lo: hi + 1] if o is not None}
             atoms = [a for a in atoms if id(a) not in absorbed]
-            start_day, end_day = R.unit_span(*read)  # dateparser's granularity names a calendar unit
-            atoms.append(_Atom(start, end, R.Found(start_day, end_day, R.NAMED, None, 0.7), "dateparser"))
+            start_day, end_day = unit_span(*read)  # dateparser's granularity names a calendar unit
+            atoms.append(_Atom(start, end, Found(start_day, end_day, NAMED, None, 0.7), "dateparser"))
             owners[lo: hi + 1] = [atoms[-1]] * (hi + 1 - lo)
             absorbable[lo: hi + 1] = [False] * (hi + 1 - lo)
             break
@@ -197,13 +235,13 @@ _PREFIXES = [  # (how, pattern) tried in order against the text just before an e
     # are listed under "since": they open a range too ("с 2019 по 2021").
     ("from", r"from|de|du|des|von|vom"),
 ]
-_PREFIX_RES = [(how, R.LazyPattern(rf"(?:^|(?<=[\s(,;]))(?:{p})[\s-]*{_ARTICLE}$")) for how, p in _PREFIXES]
-_AND_GAP = R.LazyPattern(rf"\s*(?:and|et|und|y|и|&)\s+{_ARTICLE}")
-_RANGE_GAP = R.LazyPattern(
+_PREFIX_RES = [(how, LazyPattern(rf"(?:^|(?<=[\s(,;]))(?:{p})[\s-]*{_ARTICLE}$")) for how, p in _PREFIXES]
+_AND_GAP = LazyPattern(rf"\s*(?:and|et|und|y|и|&)\s+{_ARTICLE}")
+_RANGE_GAP = LazyPattern(
     rf"\s*(?P<j>to|until|till|through|thru|up\s+to|[-–—]|bis|hasta|a|à|au|jusqu['’]\s*(?:en|à|au)|по|"
     rf"до)\s*{_ARTICLE}")
 _WEAK_RANGE_JOINERS = {"a", "à", "au", "по", "до"}  # need "de"/"desde"/"с" before the first end
-_LIST_GAP = R.LazyPattern(
+_LIST_GAP = LazyPattern(
     r"\s*(?P<comma>,\s*)?(?P<j>(?:and|or|&|vs\.?|versus|v\.|et|ou|und|oder|y|o|и|или|with|against|"
     r"compared\s+(?:with|to)|"
     r"relative\s+to|par\s+rapport\s+(?:à|au)|im\s+vergleich\s+(?:zu|zum)|verglichen\s+mit|frente\s+a|"
@@ -211,11 +249,11 @@ _LIST_GAP = R.LazyPattern(
     r"против|contre|gegenüber)\s+)?(?:(?:in|on|during|for|en|dans|im|am|durante|в|во|the|le|la|les|der|die|das|"
     r"el|los|las)\s+)*",
 )
-_SHARE_GAP = R.LazyPattern(
+_SHARE_GAP = LazyPattern(
     rf"\s*,?\s*(?:(?:and|or|&|to|until|till|through|thru|[-–—]|bis|und|oder|et|ou|à|au|y|o|a|hasta|и|или|по|до|"
     rf"vs\.?|versus)\s*)?{_ARTICLE}",
 )
-_TO_NOW = R.LazyPattern(
+_TO_NOW = LazyPattern(
     r"\s*(?:to|until|till|through|up\s+(?:to|until)|[-–—]|bis|à|a|hasta|jusqu['’]à|по|до)\s+(?:the\s+)?"
     r"(?:now|present(?:\s+day)?|date|jetzt|nos\s+jours|ce\s+jour|présent|ahora|la\s+fecha|el\s+presente|"
     r"настоящее\s+время|сих\s+пор|сей\s+день|наших\s+дней)(?!\w)",
@@ -242,39 +280,39 @@ class _Item:
             return min(first.start, last.start), max(first.end, last.end), False
         unit, n = self.length
         if self.how in ("since", "after", "span_after"):
-            start = first.start if self.how == "since" else R.add_days(first.end, 1)
+            start = first.start if self.how == "since" else add_days(first.end, 1)
             if start > as_of:  # "since 2030": nothing can be dated there; read it as as_of alone
                 return as_of, as_of, True
-            return start, R.shift(first.end, unit, n) if self.how == "span_after" else as_of, False
+            return start, shift(first.end, unit, n) if self.how == "span_after" else as_of, False
         if self.how in ("before", "span_before"):
-            start = R.shift(first.start, unit, -n) if self.how == "span_before" else None
-            return start, R.add_days(first.start, -1), False
+            start = shift(first.start, unit, -n) if self.how == "span_before" else None
+            return start, add_days(first.start, -1), False
         if self.how == "until":
             return None, first.end, False
         if self.how == "as_of":
             return None, min(first.end, as_of), first.end > as_of
         if self.how == "week_of":
-            return R.unit_span(first.start, "week") + (False,)
+            return unit_span(first.start, "week") + (False,)
         return first.start, first.end, False
 
     @property
     def is_span(self) -> bool:
         """A stretch of time something can move across, rather than one named period."""
-        return self.how not in _BOUNDED or self.parts[0].found.kind in (R.TRAILING, R.TO_DATE, R.RANGE)
+        return self.how not in _BOUNDED or self.parts[0].found.kind in (TRAILING, TO_DATE, RANGE)
 
 
 _BOUNDED = ("in", "week_of", "span_before", "span_after")  # one stretch, not open-ended
-_SPAN_LENGTH_RE = R.LazyPattern(_SPAN_LENGTH)
+_SPAN_LENGTH_RE = LazyPattern(_SPAN_LENGTH)
 
 
 def _span_length(prefix: str) -> tuple[str, int]:
     """(unit, count) of "the two weeks before"; without a count, one ("the week before") or,
     for a plural, a few ("in the months after")."""
     m = _SPAN_LENGTH_RE.search(prefix)
-    unit, mult = R.unit_of(m["unit"])
+    unit, mult = unit_of(m["unit"])
     n = m["n"]
-    if n and (n.isdigit() or n.lower() in R.NUMBERS):
-        count = R.number(n)
+    if n and (n.isdigit() or n.lower() in NUMBERS):
+        count = number(n)
     else:
         count = 3 if m["unit"].lower().endswith("s") else 1
     return unit, count * mult
@@ -367,55 +405,55 @@ class _Cues:
     past: bool
 
 
-def _found(pattern: R.LazyPattern, text: str) -> list[str]:
+def _found(pattern: LazyPattern, text: str) -> list[str]:
     return [" ".join(m.group(0).split()) for m in pattern.finditer(text)]
 
 
 def _quantity(text: str) -> str | None:
     """The "what is the <changing quantity>" clause of a present-tense question, if any."""
-    m = R.HOW_MUCH.search(text)
+    m = HOW_MUCH.search(text)
     if m:
         return m.group(0)
-    for m in R.QUANTITY_QUESTION.finditer(text):
+    for m in QUANTITY_QUESTION.finditer(text):
         if m["np"]:
             words = [w.lower().removesuffix("'s").removesuffix("’s") for w in m["np"].split()]
-            if words[-1] in R.FIXED_HEADS:
+            if words[-1] in FIXED_HEADS:
                 continue
-            if any(w in R.QUANTITY_WORDS for w in words):
+            if any(w in QUANTITY_WORDS for w in words):
                 return m.group(0)
         elif m["np_fr"] or m["np_es"]:
-            if (m["np_fr"] or m["np_es"]).lower() in R.QUANTITY_WORDS:
+            if (m["np_fr"] or m["np_es"]).lower() in QUANTITY_WORDS:
                 return m.group(0)
         elif m["np_de"]:
             noun = m["np_de"].lower()
-            if not noun.endswith(("gesetz", "abkommen", "vertrag")) and noun.endswith(R.QUANTITY_SUFFIXES):
+            if not noun.endswith(("gesetz", "abkommen", "vertrag")) and noun.endswith(QUANTITY_SUFFIXES):
                 return m.group(0)
-        elif m["np_ru"] and m["np_ru"].lower().startswith(R.QUANTITY_STEMS):
+        elif m["np_ru"] and m["np_ru"].lower().startswith(QUANTITY_STEMS):
             return m.group(0)
     return None
 
 
-def _change_words(pattern: R.LazyPattern, masked: str) -> list[str]:
+def _change_words(pattern: LazyPattern, masked: str) -> list[str]:
     """Evolution words, except those a "latest"/"recent" names the newest of ("latest developments")."""
     return [m.group(0) for m in pattern.finditer(masked)
-            if not R.CURRENT_BEFORE.search(masked[max(0, m.start() - 30): m.start()])]
+            if not CURRENT_BEFORE.search(masked[max(0, m.start() - 30): m.start()])]
 
 
 def _cues(text: str, masked: str) -> _Cues:
     """The cue words of a question, looked for in `masked` (time expressions blanked out)."""
-    evolution = _change_words(R.EVOLUTION_CUES, masked)
-    trend = _change_words(R.TREND_CUES, masked)
-    role = R.ROLE_QUESTION.search(masked) or R.PRESENT_PROGRESSIVE.search(masked)
+    evolution = _change_words(EVOLUTION_CUES, masked)
+    trend = _change_words(TREND_CUES, masked)
+    role = ROLE_QUESTION.search(masked) or PRESENT_PROGRESSIVE.search(masked)
     return _Cues(
-        current=_found(R.CURRENT_CUES, masked),
+        current=_found(CURRENT_CUES, masked),
         evolution=evolution,
         trend=trend,
-        change=_found(R.CHANGE_CUES, masked),
-        change_between=bool(R.CHANGE_BETWEEN.search(text)),
-        comparison=_found(R.COMPARISON_CUES, masked),
+        change=_found(CHANGE_CUES, masked),
+        change_between=bool(CHANGE_BETWEEN.search(text)),
+        comparison=_found(COMPARISON_CUES, masked),
         role=role.group(0).strip() if role else None,
         quantity=_quantity(masked),
-        past=bool(R.PAST_TENSE.search(masked)),
+        past=bool(PAST_TENSE.search(masked)),
     )
 
 
@@ -457,7 +495,7 @@ def _decide(text: str, items: list[_Item], future: list[_Atom], cues: _Cues, as_
     if any(clipped for _, _, clipped in spans):
         confidence = min(confidence, 0.3)
     state = cues.current or cues.role or cues.quantity
-    today_only = bool(named_items) and all(it.how == "in" and it.parts[0].found.kind == R.TODAY for it in named_items)
+    today_only = bool(named_items) and all(it.how == "in" and it.parts[0].found.kind == TODAY for it in named_items)
     if today_only and state and not cues.past:  # "What is the inflation rate today?" asks for now
         named_items, spans = [], []
 
@@ -503,8 +541,8 @@ def _decide(text: str, items: list[_Item], future: list[_Atom], cues: _Cues, as_
                          f"{_q(why)} asks how something changed over time, bounded by {named}", (why,))
 
     if cues.current and named_items:
-        if (all(R.SPEECH_TIME_CUES.search(c) for c in cues.current)
-                and all(it.how == "in" and _preceded_by(text, it.lo, R.ORIGIN_BEFORE, 20) is not None
+        if (all(SPEECH_TIME_CUES.search(c) for c in cues.current)
+                and all(it.how == "in" and _preceded_by(text, it.lo, ORIGIN_BEFORE, 20) is not None
                         for it in named_items)):
             # "a card from 1952 recently sold": the period says where the card comes from
             return _Decision("current", None, as_of, (), min(confidence, 0.6),
@@ -520,7 +558,7 @@ def _decide(text: str, items: list[_Item], future: list[_Atom], cues: _Cues, as_
     if len(named_items) == 1:
         s, e, _ = spans[0]
         it = named_items[0]
-        relative = it.parts[0].found.kind in (R.RELATIVE, R.TRAILING, R.TO_DATE, R.TODAY)
+        relative = it.parts[0].found.kind in (RELATIVE, TRAILING, TO_DATE, TODAY)
         what = ("a range" if it.how in ("range", "between") else
                 "an open-ended period" if it.how not in _BOUNDED else
                 "a period relative to as_of" if relative else
@@ -550,18 +588,18 @@ def _decide(text: str, items: list[_Item], future: list[_Atom], cues: _Cues, as_
 # --- the question without its time -----------------------------------------------------------
 
 # A preposition directly before a removed period goes with it ("in 2015", "за последние").
-_LEADING_PREP = R.LazyPattern(
+_LEADING_PREP = LazyPattern(
     r"(?:^|(?<=\s))(?:in|on|at|during|for|over|within|of|from|throughout|around|circa|en|dans|au|aux|pendant|"
     r"durant|im|am|um|während|durante|el|в|во|на|за)\s+$",
 )
-_SCAFFOLD = R.LazyPattern(
+_SCAFFOLD = LazyPattern(
     r"^\s*(?:(?:what|who|whom|whose|which|when|where|why|how)(?:['’]s)?(?:\s+(?:much|many|far|long|"
     r"often))?\s+)?"
     r"(?:(?:is|are|was|were|am|do|does|did|has|have|had|will|would|can|could|should|shall|might|must|been|"
     r"being|be)\s+)*"
     r"(?:(?:the|a|an)\s+)?",
 )
-_COMPARE_VERB = R.LazyPattern(r"^\s*(?:compare|comparer|compara|comparar|vergleiche|vergleichen\s+sie|сравните|"
+_COMPARE_VERB = LazyPattern(r"^\s*(?:compare|comparer|compara|comparar|vergleiche|vergleichen\s+sie|сравните|"
     r"сравни)\b")
 # Words that carry nothing to search for: a query made only of these is no query at all.
 _STOPWORDS = frozenset(
@@ -573,7 +611,7 @@ _STOPWORDS = frozenset(
 )
 
 
-def _preceded_by(text: str, lo: int, pattern: R.LazyPattern, width: int) -> int | None:
+def _preceded_by(text: str, lo: int, pattern: LazyPattern, width: int) -> int | None:
     """Where a match of `pattern` (anchored at its end) starts in the `width` characters before lo."""
     window = text[max(0, lo - width): lo]
     m = pattern.search(window)
@@ -629,7 +667,7 @@ def parse(question: str, as_of: dt.date) -> TemporalQuery:
     atoms = _share_years(text, _find_atoms(text, as_of))
     # A period that begins after as_of ("next year", "the 2030 target") holds no documents: it is
     # not filtered on, and on its own makes the question one for the latest documents.
-    future = [a for a in atoms if a.found.kind == R.FUTURE or a.found.start > as_of]
+    future = [a for a in atoms if a.found.kind == FUTURE or a.found.start > as_of]
     items = _group(text, [a for a in atoms if a not in future])
 
     masked = list(text)
@@ -641,7 +679,7 @@ def parse(question: str, as_of: dt.date) -> TemporalQuery:
     time_spans = [(it.lo, it.hi) for it in items] + [(a.lo, a.hi) for a in future]
     # "2019 and 2023": the joiner between listed periods goes with them
     joiners = [(a.hi, b.lo) for a, b in zip(items, items[1:]) if a.listed and b.listed]
-    cue_spans = [(m.start(), m.end()) for m in R.STRIPPABLE_CUES.finditer("".join(masked))]
+    cue_spans = [(m.start(), m.end()) for m in STRIPPABLE_CUES.finditer("".join(masked))]
     if decision.intent == "comparison":
         # an imperative "Compare ..." only says what to do with the periods
         cue_spans += [(m.start(), m.end()) for m in _COMPARE_VERB.finditer(text)]
@@ -666,6 +704,7 @@ def parse(question: str, as_of: dt.date) -> TemporalQuery:
         confidence=round(confidence, 2),
         expressions=tuple(e for e in expressions if e),
         reason=decision.reason,
+        recency_cue=next((e for e in expressions if e and RECENCY_CUES.search(e)), None),
     )
 
 

@@ -13,6 +13,8 @@ import datetime as dt
 import re
 from collections.abc import Callable
 
+from .dateparse import absolute_date
+
 # Outside this range a digit run is far more likely a reference number, a page count or a
 # column id than the date of a document.
 MIN_YEAR = 1700
@@ -59,19 +61,8 @@ def _month_word(m: re.Match[str]) -> dt.date | None:
 
 def _dateparser_span(span: str) -> dt.date | None:
     """Read a short span with a month word in another language ("14 März 2024")."""
-    import dateparser  # deferred: its first call loads language data for about two seconds
-
-    settings = {
-        "PARSERS": ["absolute-time"],  # never "3 days ago" or a bare timestamp
-        "REQUIRE_PARTS": ["day", "month", "year"],
-        "STRICT_PARSING": True,
-        "PREFER_DAY_OF_MONTH": "first",
-    }
-    try:
-        parsed = dateparser.parse(span, settings=settings)
-    except (ValueError, OverflowError):  # spans like "31 Foo 2024" can trip its validators
-        return None
-    return None if parsed is None else _make(parsed.year, parsed.month, parsed.day)
+    found = absolute_date(span)
+    return None if found is None else _make(found.year, found.month, found.day)
 
 
 # (?<!\d) / (?!\d) rather than \b: in names like "debates2009-10-27a" or "report_20190328"

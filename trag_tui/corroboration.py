@@ -1,4 +1,4 @@
-"""The evidence graph: which passages repeat or corroborate each other, and which are copies.
+"""The corroboration graph: which passages repeat or corroborate each other, and which are copies.
 
 Retrieval boosts passages that many others agree with (`scoring.centrality_boost`) and shows one
 hit per near-duplicate cluster (`modes._collapse`). Both need chunk-to-chunk overlap for a whole
@@ -7,7 +7,7 @@ make overlap estimable from 64 numbers per chunk, and LSH banding proposes only 
 to overlap, so the cost grows with the number of chunks, not its square.
 
 Our own vectorised (a·x + b) mod p hashing is used instead of datasketch: on the same shingles
-it measured about three times faster in CPU time (`bench/evidence_bench.py --compare` repeats
+it measured about three times faster in CPU time (`bench/corroboration_bench.py --compare` repeats
 the measurement), because it hashes the shingles of thousands of chunks in one numpy pass
 instead of building one MinHash object per chunk. The permutation parameters derive from a fixed
 digest, never from a random generator whose stream may change between numpy versions: stored
@@ -350,9 +350,9 @@ def near_duplicate_clusters(items: Iterable[tuple[int, int | None, object]], pai
     return {cid: find(cid) for cid in day}
 
 
-def update_evidence(conn: sqlite3.Connection, *, num_perm: int = 64, threshold: float = 0.3,
+def update_corroboration(conn: sqlite3.Connection, *, num_perm: int = 64, threshold: float = 0.3,
                     progress: ProgressFn | None = None) -> dict:
-    """Bring the evidence graph up to date with the searchable chunks; returns counts and timings.
+    """Bring the corroboration graph up to date with the searchable chunks; returns counts and timings.
 
     Only chunks without a signature (or one of another length) are shingled; LSH runs over all
     signatures but only pairs touching a new chunk are verified and stored, since pairs of two

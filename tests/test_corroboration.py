@@ -1,4 +1,4 @@
-"""The evidence graph: shingles, MinHash, LSH, centrality, near-duplicate clusters, the DB step."""
+"""The corroboration graph: shingles, MinHash, LSH, centrality, near-duplicate clusters, the DB step."""
 from __future__ import annotations
 
 import random
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from trag_tui import evidence as ev
+from trag_tui import corroboration as ev
 from trag_tui.db import connect, transaction
 
 BASE = (
@@ -186,10 +186,10 @@ def _chunks(conn):
         "SELECT id, signature, centrality, pagerank, cluster_id FROM chunks WHERE searchable = 1")}
 
 
-def test_update_evidence_is_incremental_and_survives_deleted_chunks(tmp_path):
+def test_update_corroboration_is_incremental_and_survives_deleted_chunks(tmp_path):
     conn = _make_index(tmp_path / "i.db", [(BASE, 100), (NEAR, 100), (OTHER, 100),
                                            (BASE, 105), (THIRD, 101)])
-    first = ev.update_evidence(conn)
+    first = ev.update_corroboration(conn)
     assert first["new_signatures"] == 5 and first["chunks"] == 5
     rows = _chunks(conn)
     assert all(len(r[0]) == 4 * 64 for r in rows.values())
@@ -203,26 +203,26 @@ def test_update_evidence_is_incremental_and_survives_deleted_chunks(tmp_path):
                                   "signature IS NOT NULL").fetchone()[0]
     assert non_searchable == 0
 
-    again = ev.update_evidence(conn)
+    again = ev.update_corroboration(conn)
     assert again["new_signatures"] == 0 and again["rows_updated"] == 0 and again["edges"] == 3
 
     with transaction(conn):  # a new copy of NEAR the next day joins the graph and the cluster
         _add(conn, [(NEAR, 101)])
-    third = ev.update_evidence(conn)
+    third = ev.update_corroboration(conn)
     assert third["new_signatures"] == 1 and third["new_edges"] == 3 and third["edges"] == 6
     assert _chunks(conn)[11][3] == 1
 
     with transaction(conn):  # re-indexing a document deletes its chunks; edges cascade away
         conn.execute("DELETE FROM documents WHERE id = (SELECT document_id FROM chunks WHERE id = 1)")
     assert conn.execute("SELECT count(*) FROM chunk_edges WHERE a = 1 OR b = 1").fetchone()[0] == 0
-    fourth = ev.update_evidence(conn)
+    fourth = ev.update_corroboration(conn)
     assert fourth["new_signatures"] == 0 and fourth["edges"] == 3
     assert {k: r[3] for k, r in _chunks(conn).items()} == {3: 3, 5: 5, 7: 7, 9: 9, 11: 3}
 
     conn.execute("PRAGMA foreign_keys = OFF")  # a careless writer: the sweep still cleans up
     conn.execute("DELETE FROM chunks WHERE id = 11")
     conn.execute("PRAGMA foreign_keys = ON")
-    fifth = ev.update_evidence(conn)
+    fifth = ev.update_corroboration(conn)
     assert fifth["stale_edges_removed"] == 2 and fifth["edges"] == 1
     assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
 
@@ -230,9 +230,9 @@ def test_update_evidence_is_incremental_and_survives_deleted_chunks(tmp_path):
     before = _chunks(conn)[3][2]
     with transaction(conn):
         conn.execute("DELETE FROM documents WHERE id = (SELECT document_id FROM chunks WHERE id = 9)")
-    sixth = ev.update_evidence(conn)
+    sixth = ev.update_corroboration(conn)
     assert sixth["chunks"] == 3 and sixth["rows_updated"] == 3 and _chunks(conn)[3][2] != before
-    assert ev.update_evidence(conn)["rows_updated"] == 0
+    assert ev.update_corroboration(conn)["rows_updated"] == 0
 
 
 def _graph(conn):
@@ -254,31 +254,31 @@ def test_incremental_runs_give_the_graph_a_full_run_gives(tmp_path):
             ws = ws[:40] + _random_text(rng, 40).split() if rng.random() < 0.5 else ws[:-1]
             texts.append((" ".join(ws), day + rng.choice([0, 1, 5])))
     stepwise = _make_index(tmp_path / "a.db", texts[:50])
-    ev.update_evidence(stepwise)
+    ev.update_corroboration(stepwise)
     with transaction(stepwise):
         _add(stepwise, texts[50:90])
-    ev.update_evidence(stepwise)
+    ev.update_corroboration(stepwise)
     with transaction(stepwise):
         _add(stepwise, texts[90:])
-    last = ev.update_evidence(stepwise)
+    last = ev.update_corroboration(stepwise)
     assert last["new_signatures"] == 30
     whole = _make_index(tmp_path / "b.db", texts)
-    full = ev.update_evidence(whole)
+    full = ev.update_corroboration(whole)
     assert full["edges"] > 20 and full["clusters"] > 5
     assert _graph(stepwise) == _graph(whole)
 
 
 def test_changed_threshold_rebuilds_the_edges(tmp_path):
     conn = _make_index(tmp_path / "i.db", [(BASE, 100), (NEAR, 100), (OTHER, 100)])
-    assert ev.update_evidence(conn)["edges"] == 1
-    strict = ev.update_evidence(conn, threshold=0.95)
+    assert ev.update_corroboration(conn)["edges"] == 1
+    strict = ev.update_corroboration(conn, threshold=0.95)
     assert strict["new_signatures"] == 0 and strict["edges"] == 0
-    assert ev.update_evidence(conn, num_perm=32)["new_signatures"] == 3
+    assert ev.update_corroboration(conn, num_perm=32)["new_signatures"] == 3
 
 
-def test_update_evidence_on_an_empty_index(tmp_path):
+def test_update_corroboration_on_an_empty_index(tmp_path):
     conn = connect(tmp_path / "e.db")
-    stats = ev.update_evidence(conn)
+    stats = ev.update_corroboration(conn)
     assert stats["chunks"] == 0 and stats["edges"] == 0
 
 

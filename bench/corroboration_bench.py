@@ -21,7 +21,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from trag_tui import evidence  # noqa: E402
+from trag_tui import corroboration as evidence  # noqa: E402
 from trag_tui.db import connect, transaction  # noqa: E402
 
 TARGET_SECONDS = 120
