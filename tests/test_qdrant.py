@@ -23,7 +23,13 @@ from tests.conftest import SAMPLE_CORPUS
 from trag_tui.backends import Backend
 from trag_tui.backends.push import push
 from trag_tui.backends.qdrant import (
-    QdrantBackend, QdrantError, Target, choose_shard_by, parse_target, period_of, periods_in,
+    QdrantBackend,
+    QdrantError,
+    Target,
+    choose_shard_by,
+    parse_target,
+    period_of,
+    periods_in,
 )
 from trag_tui.backends.sqlite import SQLiteBackend
 from trag_tui.cli import cli

@@ -9,12 +9,12 @@ if TYPE_CHECKING:
     from ..index import Index
 
 
-def open_backend(spec: str | None, index: "Index") -> Backend:
+def open_backend(spec: str | None, index: Index) -> Backend:
     """The backend a --backend value names: None or 'sqlite' for the file itself, else a Qdrant
     target (qdrant://HOST:PORT/COLLECTION, or a folder a local push wrote)."""
     from .qdrant import QdrantBackend, is_target, parse_target
 
-    if not is_target(spec):
+    if spec is None or not is_target(spec):
         from .sqlite import SQLiteBackend
 
         return SQLiteBackend(index)

@@ -24,18 +24,18 @@ class Backend(Protocol):
 
     name: str
 
-    def lexical(self, text: str, limit: int, days: "DayRange", scope: "Scope | None" = None,
-                session: bool = False) -> "Ranked":
+    def lexical(self, text: str, limit: int, days: DayRange, scope: Scope | None = None,
+                session: bool = False) -> Ranked:
         """BM25-style candidates for the text's words (higher is better), inside the day range
         and, when `scope` is given, inside the documents of its facets."""
         ...
 
-    def dense(self, vector: np.ndarray, limit: int, days: "DayRange", scope: "Scope | None" = None,
-              session: bool = False) -> "Ranked":
+    def dense(self, vector: np.ndarray, limit: int, days: DayRange, scope: Scope | None = None,
+              session: bool = False) -> Ranked:
         """Nearest chunks by cosine similarity, inside the day range (and the scope's documents)."""
         ...
 
-    def chunk_info(self, ids: list[int]) -> dict[int, "ChunkInfo"]:
+    def chunk_info(self, ids: list[int]) -> dict[int, ChunkInfo]:
         """Chunk and document fields for the given chunk ids."""
         ...
 
@@ -43,7 +43,7 @@ class Backend(Protocol):
         """The text an answer quotes for a chunk: its parent passage, or itself."""
         ...
 
-    def scope_chunks(self, scope: "Scope", narrow: bool = False) -> np.ndarray:
+    def scope_chunks(self, scope: Scope, narrow: bool = False) -> np.ndarray:
         """Sorted ids of the searchable chunks of a scope's documents (or of its narrow part)."""
         ...
 

@@ -14,17 +14,26 @@ import hashlib
 import re
 import time
 from collections import Counter
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Callable, Iterator
+from typing import Any
 
 import numpy as np
 
 from ..db import get_meta, sqlite3, transaction
 from ..facets import Stemmer, facet_index
-from ..store import UNKNOWN_DAY, from_day
+from ..store import UNKNOWN_DAY
 from .qdrant import (
-    DENSE, LEXICAL, QdrantError, Target, choose_shard_by, client_module, document_terms, period_of,
+    DENSE,
+    LEXICAL,
+    QdrantError,
+    Target,
+    choose_shard_by,
+    client_module,
+    document_terms,
+    period_of,
     quiet_payload_index,
+    year_of,
 )
 
 BATCH = 256
@@ -76,7 +85,7 @@ def _rows_with_vectors(conn: sqlite3.Connection, ids: list[int]) -> list[tuple]:
 
 
 def _payload(row: tuple, facets: list[int], shard_by: str) -> dict:
-    (uid, document_id, doc_id, date, day, title, speaker, text, parent_id, start, end,
+    (_, document_id, doc_id, date, day, title, speaker, text, parent_id, start, end,
      centrality, cluster_id, searchable) = row[:14]
     return {
         "document_id": document_id, "doc_id": doc_id, "date": date,
@@ -152,7 +161,7 @@ def _push(index, conn, target, client, models, embedder, shard_by, sharded, batc
             state = {}
     else:
         state = {}
-        years = Counter(from_day(d).year for (d,) in conn.execute(
+        years = Counter(year_of(d) for (d,) in conn.execute(
             "SELECT day FROM chunks WHERE searchable = 1 AND day IS NOT NULL"))
         dim = conn.execute("SELECT length(embedding) / 4 FROM chunk_vectors LIMIT 1").fetchone()
         meta = {"embedder": embedder, "dim": int(dim[0]) if dim else 0, "sharded": sharded,
@@ -198,7 +207,7 @@ def _push(index, conn, target, client, models, embedder, shard_by, sharded, batc
     report.periods = periods
     for i in range(0, len(gone), batch):
         part = gone[i:i + batch]
-        extra = {"shard_key_selector": periods} if sharded else {}
+        extra: dict[str, Any] = {"shard_key_selector": periods} if sharded else {}
         client.delete(name, points_selector=models.PointIdsList(points=part), **extra)
         with transaction(conn):
             conn.executemany("DELETE FROM push_state WHERE target_id = ? AND chunk_id = ?",
@@ -220,7 +229,7 @@ def _push(index, conn, target, client, models, embedder, shard_by, sharded, batc
             by_period.setdefault(payload["period"] if sharded else "", []).append(
                 models.PointStruct(id=row[0], vector=vector, payload=payload))
         for period, points in by_period.items():
-            extra = {"shard_key_selector": period} if sharded else {}
+            extra = {"shard_key_selector": period} if sharded else {}  # one period's key
             client.upsert(name, points=points, wait=True, **extra)
         with transaction(conn):  # only what the target acknowledged counts as sent
             conn.executemany("INSERT OR REPLACE INTO push_state (target_id, chunk_id, hash) VALUES (?, ?, ?)",
@@ -230,7 +239,7 @@ def _push(index, conn, target, client, models, embedder, shard_by, sharded, batc
             progress(report.sent, total)
     with transaction(conn):
         conn.execute("UPDATE push_targets SET pushed_at = ? WHERE id = ?",
-                     (dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"), tid))
+                     (dt.datetime.now(dt.UTC).isoformat(timespec="seconds"), tid))
     return report
 
 
@@ -243,4 +252,4 @@ def _document_facets(index) -> dict[int, list[int]]:
     return out
 
 
-__all__ = ["push", "PushReport", "BATCH"]
+__all__ = ["BATCH", "PushReport", "push"]

@@ -15,9 +15,10 @@ import math
 import os
 import warnings
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 from urllib.parse import urlparse
 
 import numpy as np
@@ -139,12 +140,13 @@ def _saturate(tf: int, length: int, average: float) -> float:
 
 def document_terms(stemmer: Stemmer, text: str, title: str, averages: tuple[float, float]) -> dict[int, float]:
     """BM25 term weights of a chunk (without IDF): saturated term counts of text and title."""
-    weights: Counter[int] = Counter()
+    weights: dict[int, float] = {}
     for words, weight, average in ((stemmer.stems(text), 1.0, averages[0]),
                                    (stemmer.stems(title), TITLE_WEIGHT, averages[1])):
         for stem, tf in Counter(words).items():
-            weights[term_id(stem)] += weight * _saturate(tf, len(words), average)
-    return dict(weights)
+            key = term_id(stem)
+            weights[key] = weights.get(key, 0.0) + weight * _saturate(tf, len(words), average)
+    return weights
 
 
 def query_terms(stemmer: Stemmer, text: str) -> dict[int, float]:
@@ -155,11 +157,18 @@ def query_terms(stemmer: Stemmer, text: str) -> dict[int, float]:
 # -- time partitions ---------------------------------------------------------------------------
 
 
+def year_of(day: int) -> int:
+    """The calendar year of an integer day."""
+    date = from_day(day)
+    assert date is not None
+    return date.year
+
+
 def period_of(day: int | None, shard_by: str) -> str:
     """The partition of a day: '1990s' per decade, '1997' per year, or 'undated'."""
     if day is None or day == UNKNOWN_DAY:
         return UNDATED
-    year = from_day(day).year
+    year = year_of(day)
     return f"{year - year % 10}s" if shard_by == "decade" else str(year)
 
 
@@ -175,8 +184,8 @@ def periods_in(days: DayRange, known: list[str], shard_by: str) -> list[str] | N
     """The known partitions a day range can touch; None when it touches all of them."""
     if days.lo is None and days.hi is None and days.include_undated:
         return None
-    lo = -math.inf if days.lo is None else from_day(days.lo).year
-    hi = math.inf if days.hi is None else from_day(days.hi).year
+    lo = -math.inf if days.lo is None else year_of(days.lo)
+    hi = math.inf if days.hi is None else year_of(days.hi)
     out = []
     for p in known:
         if p == UNDATED:
@@ -310,8 +319,20 @@ def quiet_payload_index(client, collection: str, field: str, schema) -> None:
         client.create_payload_index(collection, field, schema)
 
 
-__all__ = ["QdrantBackend", "QdrantError", "Target", "parse_target", "is_target", "document_terms",
-           "query_terms", "term_id", "period_of", "periods_in", "choose_shard_by", "client_module"]
+__all__ = [
+    "QdrantBackend",
+    "QdrantError",
+    "Target",
+    "choose_shard_by",
+    "client_module",
+    "document_terms",
+    "is_target",
+    "parse_target",
+    "period_of",
+    "periods_in",
+    "query_terms",
+    "term_id",
+]
 
 
 def failure(exc: BaseException) -> str | None:

@@ -13,8 +13,16 @@ import numpy as np
 from ..facets import Scope, facet_index
 from ..retrieval import scoring
 from ..retrieval.candidates import (
-    VEC_K_LIMIT, ChunkInfo, DayRange, DaySpread, DenseMatrix, Vocabulary, chunk_info, dense_candidates,
-    fts_candidates, passage,
+    VEC_K_LIMIT,
+    ChunkInfo,
+    DayRange,
+    DaySpread,
+    DenseMatrix,
+    Vocabulary,
+    chunk_info,
+    dense_candidates,
+    fts_candidates,
+    passage,
 )
 
 if TYPE_CHECKING:
@@ -26,7 +34,7 @@ class SQLiteBackend:
 
     name = "sqlite"
 
-    def __init__(self, index: "Index"):
+    def __init__(self, index: Index):
         self.index = index
 
     def lexical(self, text: str, limit: int, days: DayRange, scope: Scope | None = None,
