@@ -8,6 +8,7 @@ from click.testing import CliRunner
 from tests.conftest import SAMPLE_CORPUS
 from trag_tui.cli import cli
 from trag_tui.embedding import EmbedderError, load_embedder, resolve_device
+from trag_tui.settings import Settings
 
 
 def _cuda() -> bool:
@@ -36,8 +37,8 @@ def test_index_refuses_cuda_where_there_is_none_in_one_line(tmp_path):
 @pytest.mark.real_models
 def test_two_workers_embed_what_one_process_does():
     texts = [f"The Bank raised Bank Rate to {i / 4:.2f} per cent in meeting number {i}." for i in range(24)]
-    one = load_embedder(None, batch_size=8)
-    two = load_embedder(None, batch_size=8, workers=2)
+    one = load_embedder(None, Settings(embed_batch=8))
+    two = load_embedder(None, Settings(embed_batch=8, embed_workers=2))
     try:
         alone = one.encode(texts)
         pooled = two.encode(texts)
