@@ -231,7 +231,7 @@ def main() -> None:
         ask = day + dt.timedelta(days=rng.randint(0, 30))
         gold = [rid for d, rid in reports[dist] if d <= ask][-1:]
         add("current", fill(CURRENT[i % len(CURRENT)], dist, rng.choice(TOPICS)), ask, gold, None, ask)
-    for i in range(4):  # as of a named month
+    for _ in range(4):  # as of a named month
         dist = rng.choice(districts)
         day, _ = rng.choice(reports[dist][20:-20])
         s, e = month_span(day)

@@ -35,8 +35,8 @@ def _is_this_week(tq) -> bool:
 def run(index, qas, k: int, monday_week: bool) -> dict:
     """Recall@k of engine and baseline over the questions with evidence."""
     from trag_tui.evaluation import recall_at_k
-    from trag_tui.temporal.question import parse
     from trag_tui.retrieval.modes import Retriever, search
+    from trag_tui.temporal.question import parse
 
     retriever = Retriever(index, index.settings)
     engine, blind = [], []

@@ -1,12 +1,16 @@
 """Deterministic stand-ins for the models, so answers, badges and screenshots reproduce.
 
 `ScriptedGenerator` streams queued text and records every call; `register_echo` is a plug-in
-hook of the kind an installed package exposes through the `trag_tui.generators` entry point.
+hook of the kind an installed package exposes through the `trag_tui.generators` entry point;
+`jsonl_index` builds a small real index with the hash embedder.
 """
 from __future__ import annotations
 
+import json
 import threading
-from typing import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
 
 from trag_tui.generation import estimate_tokens
 
@@ -71,3 +75,17 @@ class ScriptedGenerator:
 def register_echo(register) -> None:
     """A generator plug-in: `--model echo:TEXT` streams TEXT."""
     register("echo", lambda choice, settings: ScriptedGenerator([choice.split(":", 1)[1]]))
+
+
+def jsonl_index(folder: Path, rows: list[dict], *, name: str = "t.db", **knobs: Any):
+    """A real index file of JSONL documents with the hash embedder: the one way tests build
+    their small corpora (`knobs` are Settings fields)."""
+    from trag_tui.index import open_index
+    from trag_tui.indexer import Indexer
+    from trag_tui.settings import Settings
+
+    (folder / "docs.jsonl").write_text("\n".join(json.dumps(r) for r in rows))
+    settings = Settings(db=folder / name, embedder="hash", **knobs)
+    index = open_index(settings.db, settings, create=True)
+    Indexer(index.conn, index.path, index.embedder, settings).run([folder / "docs.jsonl"])
+    return index

@@ -13,17 +13,35 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings as hsettings, strategies as st
+from hypothesis import given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
 
+from tests.fakes import ScriptedGenerator, jsonl_index
 from trag_tui.answer import (
-    NO_CITATION_NOTE, NO_MODEL_NOTE, CitationFilter, Done, Retrieved, Token, Writing, answer, ask,
+    NO_CITATION_NOTE,
+    NO_MODEL_NOTE,
+    CitationFilter,
+    Done,
+    Retrieved,
+    Token,
+    Writing,
+    answer,
+    ask,
     check_citations,
-    evidence, no_documents_message, render_answer,
+    evidence,
+    no_documents_message,
+    render_answer,
 )
 from trag_tui.context import (
-    ANSWER_SYSTEM_PROMPT, Source, arrange, build_context, period_label, prompt_text, window,
+    ANSWER_SYSTEM_PROMPT,
+    Source,
+    arrange,
+    build_context,
+    period_label,
+    prompt_text,
+    window,
 )
-from tests.fakes import ScriptedGenerator
 from trag_tui.generation import GenerationError, estimate_tokens
 from trag_tui.retrieval.modes import Hit, SearchResult
 from trag_tui.settings import Settings
@@ -363,6 +381,17 @@ def test_unsupported_answer_falls_back_to_a_quoted_one():
     assert NO_CITATION_NOTE in text and "Evidence:" in text and "Sources:" in text
 
 
+def test_a_true_sentence_without_the_figure_asked_for_gives_way_to_the_quoted_answer():
+    gen = ScriptedGenerator(["Wages grew faster than prices [1]."])  # [1]: the 2023 report
+    done = run(decay_result(), gen)[-1]
+    assert [(d.sentence, d.reason) for d in done.dropped] == [
+        ("Wages grew faster than prices.",
+         "supported, but gives no figure the question asks for")]
+    assert done.extractive and "per cent" in done.answer
+    done = run(decay_result(), ScriptedGenerator(["Inflation fell to 2 per cent [1]."]))[-1]
+    assert not done.extractive and done.answer.startswith("Inflation fell to 2 per cent [1]")
+
+
 def test_sources_list_closes_the_rendered_answer():
     done = run(decay_result(), ScriptedGenerator(["Inflation fell to 2 per cent [1]."]))[-1]
     assert done.answer == "Inflation fell to 2 per cent [1] (15 November 2023)."
@@ -553,20 +582,13 @@ def test_done_to_dict_is_json():
 
 @pytest.fixture(scope="module")
 def small_index(tmp_path_factory):
-    pytest.importorskip("trag_tui.temporal.question")
-    from trag_tui.index import open_index
-    from trag_tui.indexer import Indexer
-
     tmp = tmp_path_factory.mktemp("answer-corpus")
     rows = []
     for year in (2012, 2016, 2020, 2023):
         rows.append({"id": f"infl-{year}", "date": f"{year}-05-15", "title": f"Inflation {year}",
                      "source": "MP", "text": f"In {year} the House discussed inflation. "
                      f"Inflation stood at {year - 2010} per cent that spring, the minister said."})
-    (tmp / "docs.jsonl").write_text("\n".join(json.dumps(r) for r in rows))
-    s = Settings(db=tmp / "t.db", embedder="hash", k=4)
-    index = open_index(s.db, s, create=True)
-    Indexer(index.conn, index.path, index.embedder, s).run([tmp / "docs.jsonl"])
+    index = jsonl_index(tmp, rows, k=4)
     yield index
     index.close()
 

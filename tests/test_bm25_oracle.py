@@ -9,17 +9,14 @@ re-implemented here) and the scores must agree, not just the order.
 from __future__ import annotations
 
 import datetime as dt
-import json
 import random
 
 import numpy as np
 import pytest
 from rank_bm25 import BM25Okapi
 
-from trag_tui.index import open_index
-from trag_tui.indexer import Indexer
+from tests.fakes import jsonl_index
 from trag_tui.retrieval.candidates import DayRange, Vocabulary, fts_candidates
-from trag_tui.settings import Settings
 
 # Zipf-like use of a small vocabulary: some words common, most rare, lengths varied.
 WORDS = ("harbour cargo freight tanker pilot berth crane dredging tide customs quay anchor ballast "
@@ -39,10 +36,7 @@ def corpus(tmp_path_factory):
         day = dt.date(2010, 1, 1) + dt.timedelta(days=n * 30)
         rows.append({"id": f"p{n}", "date": day.isoformat(), "title": "Port notice", "text": text})
     tmp = tmp_path_factory.mktemp("bm25")
-    (tmp / "docs.jsonl").write_text("\n".join(json.dumps(r) for r in rows))
-    settings = Settings(db=tmp / "o.db", embedder="hash", chunk_words=200, parent_words=200)
-    index = open_index(settings.db, settings, create=True)
-    Indexer(index.conn, index.path, index.embedder, settings).run([tmp / "docs.jsonl"])
+    index = jsonl_index(tmp, rows, name="o.db", chunk_words=200, parent_words=200)
     conn = index.conn
     conn.execute("CREATE VIRTUAL TABLE temp.fts_tokens USING fts5vocab(main, chunk_fts, instance)")
     # FTS5 sets a row's length against the average over all its columns (text and title), so

@@ -1,7 +1,8 @@
 """Chunking keeps offsets exact and covers every word."""
 from __future__ import annotations
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from trag_tui.chunking import chunk_text
 

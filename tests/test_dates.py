@@ -7,7 +7,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from trag_tui.temporal.document_dates import MAX_YEAR, MIN_YEAR, date_from_filename, date_from_text, parse_iso
+from trag_tui.temporal.document_dates import (
+    MAX_YEAR,
+    MIN_YEAR,
+    date_from_filename,
+    date_from_text,
+    parse_iso,
+)
 
 D = dt.date
 

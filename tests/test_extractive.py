@@ -5,8 +5,14 @@ import pytest
 
 from trag_tui.context import Source
 from trag_tui.embedding import HashEmbedder
-from trag_tui.extractive import answer_type, extract, person_names, quoted_answer, rank, \
-    stated_figures
+from trag_tui.extractive import (
+    answer_type,
+    extract,
+    person_names,
+    quoted_answer,
+    rank,
+    stated_figures,
+)
 
 
 @pytest.mark.parametrize("question,kind", [
@@ -162,3 +168,19 @@ def test_who_did_the_named_speaker_honour_is_someone_else():
     picks = extract(q, rank(q, sources, mode="hard_filter", embedder=HashEmbedder()),
                     mode="hard_filter")
     assert "Verlie Doing" in quoted_answer(q, picks)
+
+
+def test_a_when_question_is_answered_by_a_time_told_relative_to_the_day_it_was_said():
+    sources = [
+        Source(1, "a", "2023-03-23", "Session 5", "Gina",
+               "Gina: My online clothing store has been a roller coaster but rewarding.",
+               score=0.9),
+        Source(2, "b", "2023-03-23", "Session 5", "Gina",
+               "Gina: I finally opened the online clothing store last week after months of work.",
+               score=0.5),
+    ]
+    q = "When did Gina open her online clothing store?"
+    picks = extract(q, rank(q, sources, mode="hybrid", embedder=HashEmbedder()), mode="hybrid")
+    text = quoted_answer(q, picks)
+    assert "opened the online clothing store last week" in text
+    assert text.endswith("(last week: 2023-03-13 to 2023-03-19).")

@@ -7,11 +7,10 @@ import math
 
 import pytest
 
+from tests.fakes import jsonl_index
 from trag_tui.facets import Stemmer, document_names, facet_index, name_parts, update_facets
-from trag_tui.index import open_index
 from trag_tui.indexer import Indexer
 from trag_tui.retrieval.modes import search
-from trag_tui.settings import Settings
 
 AS_OF = dt.date(2021, 1, 15)
 BANKS = {"ph": ("Philadelphia", "Third"), "bo": ("Boston", "First"), "ri": ("Richmond", "Fifth"),
@@ -56,11 +55,7 @@ def _rows():
 
 
 def _build(tmp_path, rows, name="b.db", **knobs):
-    (tmp_path / "docs.jsonl").write_text("\n".join(json.dumps(r) for r in rows))
-    settings = Settings(db=tmp_path / name, embedder="hash", k=5, **knobs)
-    index = open_index(settings.db, settings, create=True)
-    Indexer(index.conn, index.path, index.embedder, settings).run([tmp_path / "docs.jsonl"])
-    return index
+    return jsonl_index(tmp_path, rows, name=name, **{"k": 5, **knobs})
 
 
 @pytest.fixture(scope="module")

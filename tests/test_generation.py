@@ -8,8 +8,14 @@ import pytest
 
 from tests.fakes import ScriptedGenerator
 from trag_tui.generation import (
-    BUNDLED_FILE, GenerationError, LlamaGenerator, bundled_model_path,
-    check_model_file, estimate_tokens, load_generator, model_path,
+    BUNDLED_FILE,
+    GenerationError,
+    LlamaGenerator,
+    bundled_model_path,
+    check_model_file,
+    estimate_tokens,
+    load_generator,
+    model_path,
 )
 from trag_tui.settings import Settings
 

@@ -6,7 +6,15 @@ from decimal import Decimal
 import pytest
 
 from trag_tui.grounding import (
-    Gate, Quantity, SourceFacts, check, citations, cut_point, dates, index_sources, names,
+    Gate,
+    Quantity,
+    SourceFacts,
+    check,
+    citations,
+    cut_point,
+    dates,
+    index_sources,
+    names,
     quantities,
 )
 from trag_tui.sentences import split

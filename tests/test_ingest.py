@@ -116,7 +116,7 @@ def test_hansard_ids_match_reference_file_by_file(hansard):
 def test_hansard_fields_agree_with_reference(hansard):
     oracle, reads = hansard
     with_tables = 0
-    for path, r in reads.items():
+    for _path, r in reads.items():
         for doc in r.documents:
             rec = oracle[doc.source_id]
             assert doc.date == D.fromisoformat(rec["date"]) and doc.date_source == "filename"

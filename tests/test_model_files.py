@@ -15,7 +15,12 @@ from trag_tui.cli import cli
 from trag_tui.generation import GenerationError, model_path
 from trag_tui.gguf import FILE_TYPES, quantization_from_name, read_metadata
 from trag_tui.model_files import (
-    BUNDLED_NAME, default_places, find_models, identify, resolve, select,
+    BUNDLED_NAME,
+    default_places,
+    find_models,
+    identify,
+    resolve,
+    select,
 )
 from trag_tui.settings import Settings
 

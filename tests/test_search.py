@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from tests.fakes import jsonl_index
 from trag_tui.index import open_index
 from trag_tui.indexer import Indexer
 from trag_tui.retrieval.modes import search
@@ -37,10 +38,7 @@ def idx(tmp_path_factory):
     # one document dated after the as-of day, which must never come back
     rows.append({"id": "future", "date": "2026-06-01", "title": "Inflation future",
                  "source": "MP", "text": "inflation " * 30})
-    (tmp / "docs.jsonl").write_text("\n".join(json.dumps(r) for r in rows))
-    settings = Settings(db=tmp / "t.db", embedder="hash", k=5)
-    index = open_index(settings.db, settings, create=True)
-    Indexer(index.conn, index.path, index.embedder, settings).run([tmp / "docs.jsonl"])
+    index = jsonl_index(tmp, rows, k=5)
     yield index
     index.close()
 

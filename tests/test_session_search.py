@@ -8,12 +8,11 @@ import random
 import numpy as np
 import pytest
 
-from trag_tui.index import open_index
+from tests.fakes import jsonl_index
 from trag_tui.indexer import Indexer
 from trag_tui.retrieval import candidates as cand
 from trag_tui.retrieval.candidates import DayRange, DaySpread, DenseMatrix, Vocabulary
 from trag_tui.retrieval.modes import Retriever, search
-from trag_tui.settings import Settings
 from trag_tui.store import to_day
 
 WORDS = ("inflation prices wages energy oil housing rents budget defence army navy schools "
@@ -31,10 +30,7 @@ def idx(tmp_path_factory):
         text = " ".join(rng.choice(WORDS) for _ in range(rng.randrange(20, 60)))
         rows.append({"id": f"d{n}", "date": day.isoformat(), "title": f"Report {n}", "text": text})
     rows.append({"id": "undated", "date": None, "title": "Undated", "text": "inflation wages " * 10})
-    (tmp / "docs.jsonl").write_text("\n".join(json.dumps(r) for r in rows))
-    settings = Settings(db=tmp / "s.db", embedder="hash")
-    index = open_index(settings.db, settings, create=True)
-    Indexer(index.conn, index.path, index.embedder, settings).run([tmp / "docs.jsonl"])
+    index = jsonl_index(tmp, rows, name="s.db")
     yield index
     index.close()
 

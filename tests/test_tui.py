@@ -41,8 +41,16 @@ from trag_tui.tui.screens.path_prompt import complete_path  # noqa: E402
 from trag_tui.tui.widgets.answer import Answer  # noqa: E402
 from trag_tui.tui.widgets.passage import highlight, markdown_text  # noqa: E402
 from trag_tui.tui.widgets.question_box import joined  # noqa: E402
-from trag_tui.tui.widgets.timeline import EMPTY, MARK, axis_row, bar_rows, empty_years, \
-    mark_row, with_note, year_columns  # noqa: E402
+from trag_tui.tui.widgets.timeline import (
+    EMPTY,
+    MARK,
+    axis_row,
+    bar_rows,
+    empty_years,
+    mark_row,  # noqa: E402
+    with_note,
+    year_columns,
+)
 
 TODAY = dt.date(2024, 6, 1)
 SIZE = (120, 40)
@@ -569,7 +577,7 @@ async def test_focus_returns_to_the_question_box_after_every_dialog(built):
                               (lambda: pilot.press("ctrl+o"), OverridesScreen)):
             app.chat.sources.query_one(OptionList).focus()
             await open_it()
-            await wait_for(pilot, lambda: isinstance(app.screen, kind))
+            await wait_for(pilot, lambda kind=kind: isinstance(app.screen, kind))
             await pilot.press("escape")
             await back()
         app.chat.sources.query_one(OptionList).focus()

@@ -16,8 +16,9 @@ import re
 import signal
 import threading
 import time
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, Mapping, Union
+from typing import TYPE_CHECKING, Any
 
 from . import extractive
 from .context import (
@@ -48,6 +49,9 @@ SOURCE_WINDOW = 320  # estimated tokens of each source's passage kept around its
 UNBOUNDED = 10**9
 PER_SOURCE = 2
 
+if TYPE_CHECKING:
+    from .retrieval.modes import SearchResult
+
 log = logging.getLogger(__name__)
 
 
@@ -64,7 +68,7 @@ class EvidenceLine:
 class Retrieved:
     """Retrieval is done: the search result and the numbered sources the answer may cite."""
 
-    result: Any  # trag_tui.retrieval.modes.SearchResult
+    result: SearchResult
     sources: list[Source]
 
 
@@ -125,7 +129,7 @@ class Done:
         }
 
 
-Event = Union[Retrieved, Writing, Token, Done]
+Event = Retrieved | Writing | Token | Done
 
 
 # -- citations ------------------------------------------------------------------------------
@@ -295,7 +299,7 @@ def no_documents_message(result) -> str | None:
 # -- asking ---------------------------------------------------------------------------------
 
 
-GeneratorSource = Union[Generator, Callable[[], Generator], None]
+GeneratorSource = Generator | Callable[[], Generator] | None
 
 
 def _resolve(generator: GeneratorSource, settings: Settings) -> Generator:
@@ -362,7 +366,7 @@ def answer(result, passages: Mapping[int, str], *, generator: GeneratorSource = 
     started = _started if _started is not None else time.perf_counter()
     timings = dict(_timings or {})
     q = result.query
-    scope = getattr(result, "scope", None)
+    scope = result.scope
     about = {"question": q.question, "mode": result.mode, "as_of": q.as_of.isoformat(),
              "scope": scope.label() if scope is not None else None}
 
@@ -403,7 +407,10 @@ def answer(result, passages: Mapping[int, str], *, generator: GeneratorSource = 
     timings["assembly"] = elapsed() - timings["load"] - timings.get("retrieval", 0.0)
     yield Retrieved(result, sources)
 
-    gate = Gate(source_facts(sources), date_tags=q.intent != "none")
+    gate = Gate(source_facts(sources), date_tags=q.intent != "none",
+                answers=(lambda text: extractive.gives(kind, text, q.question, q.as_of.isoformat()))
+                if kind else None,
+                wanted=extractive.WANTED.get(kind or "", ""))
     stopped = False
     shown: list[str] = []
     if gen is not None:

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from . import sentences
 from .generation import MESSAGE_OVERHEAD, GenerationError, estimate_tokens

@@ -20,7 +20,7 @@ import hashlib
 import json
 import re
 import time
-from typing import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 

@@ -12,14 +12,17 @@ import errno
 import os
 import re
 import stat
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any
 from urllib.parse import quote
 
-from sqlite_utils.utils import chunks
-from sqlite_utils.utils import sqlite3  # pysqlite3 where installed: it can load extensions
+from sqlite_utils.utils import (
+    chunks,
+    sqlite3,  # pysqlite3 where installed: it can load extensions
+)
 
 from .errors import TragError
 
@@ -221,7 +224,7 @@ def _migrate(conn: sqlite3.Connection, path: Path, readonly: bool = False) -> No
 def apply_migrations(conn: sqlite3.Connection, todo: list[Migration]) -> None:
     """Apply migrations in order, each in its own transaction, recording each one."""
     for migration in todo:
-        stamp = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+        stamp = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
         try:
             conn.execute("BEGIN IMMEDIATE")
             for statement in _statements(migration.sql):
@@ -317,7 +320,7 @@ class writer_lock:
         self.path = Path(str(path) + "-lock")
         self.fd: int | None = None
 
-    def __enter__(self) -> "writer_lock":
+    def __enter__(self) -> writer_lock:
         import fcntl
 
         if str(self.path) == ":memory:-lock":

@@ -10,8 +10,9 @@ import hashlib
 import importlib.util
 import os
 import re
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Protocol, Sequence
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -104,8 +105,7 @@ class SentenceTransformerEmbedder:
         self.workers = max(1, int(workers))
         self._pool: Any = None
         self.model = SentenceTransformer(str(folder), device=self.device, local_files_only=True)
-        get_dim = getattr(self.model, "get_embedding_dimension", None) or getattr(
-            self.model, "get_sentence_embedding_dimension")
+        get_dim = getattr(self.model, "get_embedding_dimension", None) or self.model.get_sentence_embedding_dimension
         dim = get_dim()
         if not dim:
             raise EmbedderError(f"cannot tell the embedding dimension of {folder}")

@@ -8,9 +8,10 @@ from __future__ import annotations
 import datetime as dt
 import json
 import statistics
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from .temporal.calendar import iso_day
 

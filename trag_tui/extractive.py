@@ -10,8 +10,9 @@ choice: "who" wants a person (for a speech, the speaker and the office they spea
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -20,6 +21,9 @@ from .labels import day_label
 from .sentences import quotable
 from .temporal.calendar import iso_day
 from .text_words import STOPWORDS, content_words
+
+if TYPE_CHECKING:
+    from .context import Source
 
 QUOTE_WORDS = 60
 
@@ -95,27 +99,27 @@ def answer_type(question: str) -> str | None:
 class Candidate:
     """A source sentence with how well it answers the question."""
 
-    source: object  # trag_tui.context.Source
+    source: Source
     sentence: str
     score: float
     position: int = 0  # the sentence's place in its source's passage
 
 
-def _role_match(question_words: set[str], source) -> bool:
-    role = getattr(source, "role", "") or ""
+def _role_match(question_words: set[str], source: Source) -> bool:
+    role = source.role or ""
     words = content_words(role)
     return bool(words) and words <= question_words | {"the"} or bool(words & question_words) \
         and len(words & question_words) >= max(1, len(words) - 1)
 
 
-def _named(question: str, source) -> bool:
+def _named(question: str, source: Source) -> bool:
     """Does the question name the source's speaker (a surname is enough)?"""
-    speaker = getattr(source, "speaker", "") or ""
+    speaker = source.speaker or ""
     parts = [w for w in re.findall(r"[A-Z][\w'’-]+", speaker) if w.lower() not in _NOT_NAMES]
     return bool(parts) and re.search(r"\b" + re.escape(parts[-1]) + r"\b", question) is not None
 
 
-def rank(question: str, sources: Sequence, *, mode: str | None = None, embedder=None,
+def rank(question: str, sources: Sequence[Source], *, mode: str | None = None, embedder=None,
          kind: str | None = None) -> list[Candidate]:
     """Every sentence of the sources, best answer first.
 
@@ -127,7 +131,7 @@ def rank(question: str, sources: Sequence, *, mode: str | None = None, embedder=
     qwords = content_words(question)
     if kind is not None:
         qwords = qwords - content_words(_MEASURE_WORDS) or qwords
-    rows: list[tuple[object, str, int]] = []
+    rows: list[tuple[Source, str, int]] = []
     lead: list[float] = []
     for s in sources:
         for i, sentence in enumerate(quotable(s.passage)):
@@ -149,7 +153,7 @@ def rank(question: str, sources: Sequence, *, mode: str | None = None, embedder=
     # Who said it is part of the question: "What did the Chancellor say…", "What did Senator
     # Lott say…". When some source is theirs, the others' sentences are not the answer.
     theirs = {id(s) for s in sources
-              if (getattr(s, "speaker", "") and _role_match(qwords, s)) or _named(question, s)}
+              if (s.speaker and _role_match(qwords, s)) or _named(question, s)}
     named_speaker = any(_named(question, s) for s in sources)
     out = []
     for (s, sentence, position), sim, first in zip(rows, sims, lead):
@@ -173,7 +177,7 @@ def rank(question: str, sources: Sequence, *, mode: str | None = None, embedder=
             qnames = question.lower()
             if any(n.lower() not in qnames for n in person_names(sentence)):
                 score += 0.25
-        elif kind == "date" and dates(sentence):
+        elif kind == "date" and gives(kind, sentence, question, s.date):
             score += 0.15
         elif kind == "number":
             stated, other = stated_figures(sentence)
@@ -215,8 +219,8 @@ def render_pick(c: Candidate, question: str, kind: str | None) -> str:
     """One quoted sentence, attributed, cited and dated."""
     s = c.source
     when = _date(s.date)
-    speaker = getattr(s, "speaker", "") or ""
-    role = getattr(s, "role", "") or ""
+    speaker = s.speaker or ""
+    role = s.role or ""
     # "yesterday" in a sentence said on 8 May 2023 is 7 May 2023: say so after the quote.
     reported = reported_when(c.sentence, s.date)
     said = s.date[:10] if s.date else ""
@@ -235,18 +239,30 @@ def render_pick(c: Candidate, question: str, kind: str | None) -> str:
 EXCERPT_WORDS = 90  # an open question's quoted excerpt from one source, at most
 
 
-def _holds(c: Candidate, question: str, kind: str | None) -> bool:
-    """Does the sentence hold what the answer type asks for?"""
+WANTED = {"person": "person", "number": "figure", "date": "date"}
+
+
+def gives(kind: str | None, text: str, question: str, said_on: str | None = None) -> bool:
+    """Does a text give what the answer type asks for: a person the question does not name
+    already, a figure stated as a level, a date? A time told relative to the day it was said
+    ("last week", "two years ago") is a date once that day is known."""
     if kind == "person":
         qnames = question.lower()
-        return any(n.lower() not in qnames for n in person_names(c.sentence)) or (
-            bool(getattr(c.source, "speaker", "")) and not _named(question, c.source)
-            and _role_match(content_words(question), c.source))
+        return any(n.lower() not in qnames for n in person_names(text))
     if kind == "number":
-        return stated_figures(c.sentence)[0] > 0
+        return stated_figures(text)[0] > 0
     if kind == "date":
-        return bool(dates(c.sentence))
+        return bool(dates(text)) or (said_on is not None
+                                     and reported_when(text, said_on) is not None)
     return True
+
+
+def _holds(c: Candidate, question: str, kind: str | None) -> bool:
+    """Does the sentence hold what the answer type asks for?"""
+    if kind == "person" and c.source.speaker and not _named(question, c.source) \
+            and _role_match(content_words(question), c.source):
+        return True  # the speaker, in the office asked about
+    return gives(kind, c.sentence, question, c.source.date)
 
 
 def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = None,
@@ -266,7 +282,7 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
     if mode in ("comparison", "evolution") and groups:
         picks = []
         for g in groups:
-            best = next((c for c in ranked if getattr(c.source, "group", None) == g), None)
+            best = next((c for c in ranked if c.source.group == g), None)
             if best is not None:
                 picks.append(best)
         if picks:
@@ -308,7 +324,7 @@ def quoted_answer(question: str, picks: Sequence[Candidate], *, kind: str | None
     for same in by_source.values():
         c = _excerpt(same)
         text = render_pick(c, question, kind)
-        group = getattr(c.source, "group", None)
+        group = c.source.group
         if labels and group in labels:
             text = f"{labels[group]}: {text}"
         lines.append(text + ("" if text.endswith((".", "”")) else "."))

@@ -17,8 +17,9 @@ import os
 import re
 import threading
 import weakref
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Iterator, Protocol, Sequence
+from typing import Protocol
 
 from .errors import TragError
 from .settings import Settings
@@ -137,7 +138,7 @@ def model_path(settings: Settings) -> Path:
 
 # -- llama.cpp ------------------------------------------------------------------------------
 
-_OPEN: "weakref.WeakSet[LlamaGenerator]" = weakref.WeakSet()
+_OPEN: weakref.WeakSet[LlamaGenerator] = weakref.WeakSet()
 
 
 @atexit.register
@@ -343,7 +344,7 @@ def load_generator(settings: Settings | None = None, *, shared: bool = True) -> 
     return _llama(settings, shared=shared)
 
 
-def _llama(settings: Settings, *, shared: bool) -> "LlamaGenerator":
+def _llama(settings: Settings, *, shared: bool) -> LlamaGenerator:
     path = model_path(settings)
     threads = settings.threads or os.cpu_count() or 1
     key = (str(path.resolve()), settings.n_ctx, threads)

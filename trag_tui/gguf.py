@@ -10,8 +10,9 @@ from __future__ import annotations
 import os
 import re
 import struct
+from collections.abc import Iterable
 from pathlib import Path
-from typing import BinaryIO, Iterable
+from typing import BinaryIO
 
 from .generation import GGUF_MAGIC
 

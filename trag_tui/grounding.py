@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
-from typing import Iterable, Sequence
 
 from .labels import MONTHS, day_label, period_label
 from .sentences import quotable, split
@@ -51,7 +51,7 @@ class Quantity:
     def __str__(self) -> str:
         return format(self.value, "f") + self.unit
 
-    def matches(self, other: "Quantity") -> bool:
+    def matches(self, other: Quantity) -> bool:
         """Same value, and the same unit unless this one states none."""
         return (self.value == other.value and (not self.unit or self.unit == other.unit)
                 and self.earlier == other.earlier)
@@ -482,6 +482,11 @@ class Gate:
 
     sources: Sequence[SourceFacts]
     date_tags: bool = True
+    # For a question that wants a person, a figure or a date: does a sentence give one? A
+    # supported sentence that does not ("As Prime Minister I have said…" for "Who is the Prime
+    # Minister?") is true but no answer, and the quoted answer serves the reader better.
+    answers: Callable[[str], bool] | None = None
+    wanted: str = ""
     claims: list[Claim] = field(default_factory=list)
     dropped: list[Dropped] = field(default_factory=list)
     invalid_citations: list[int] = field(default_factory=list)
@@ -551,6 +556,10 @@ class Gate:
             if valid:
                 reason += f" (cited {', '.join(f'[{n}]' for n in valid)})"
             self.dropped.append(Dropped(body, reason))
+            return None
+        if self.answers is not None and not self.answers(body):
+            self.dropped.append(Dropped(body, f"supported, but gives no {self.wanted or 'answer'} "
+                                              "the question asks for"))
             return None
         claim = Claim(self._render(body, verdict.source, verdict.support), verdict.source,
                       self._dates.get(verdict.source), verdict.support)

@@ -4,9 +4,10 @@ The embedder is loaded on first use, so `stats` and `parse` never pay for torch.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from .db import connect, get_meta, is_readonly, sqlite3
 from .embedding import (
@@ -112,7 +113,7 @@ class Index:
         self._backend = None
         self.conn.close()
 
-    def __enter__(self) -> "Index":
+    def __enter__(self) -> Index:
         return self
 
     def __exit__(self, *exc) -> None:

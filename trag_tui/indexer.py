@@ -13,9 +13,9 @@ import logging
 import os
 import stat
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable
 
 from .chunking import chunk_text
 from .db import (
@@ -282,7 +282,7 @@ class Indexer:
         except (OSError, IngestError) as exc:
             summary.files_failed.append((str(path), failure_reason(exc)))
             return
-        now = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+        now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
         if row and row[4] and row[3] == digest:
             with transaction(conn):
                 conn.execute("UPDATE files SET mtime_ns = ?, size = ? WHERE id = ?",

@@ -13,9 +13,9 @@ import json
 import os
 import re
 import sys
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Iterator, Mapping, Sequence
 
 from .generation import GenerationError, bundled_model_path
 from .gguf import FILE_TYPES, quantization_from_name, read_metadata

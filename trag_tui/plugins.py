@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import functools
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib.metadata import entry_points
-from typing import Any, Callable
+from typing import Any
 
 from .errors import TragError
 

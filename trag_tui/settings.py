@@ -66,13 +66,13 @@ class Settings:
     temperature: float = 0.0
     threads: int = 0  # 0: as many as the machine has cores
 
-    def replace(self, **changes: Any) -> "Settings":
+    def replace(self, **changes: Any) -> Settings:
         """A copy with some fields changed; None values are ignored so unset flags keep defaults."""
         changes = {k: v for k, v in changes.items() if v is not None}
         return dataclasses.replace(self, **_coerce_all(changes))
 
     @classmethod
-    def load(cls, **overrides: Any) -> "Settings":
+    def load(cls, **overrides: Any) -> Settings:
         """Build settings from defaults, the user's config file, the environment, then overrides."""
         values: dict[str, Any] = {}
         config = user_dir() / "config.toml"

@@ -121,7 +121,7 @@ class Retriever:
         self.scope = scope
         self._qvec_cache: dict[str, Any] = {}
 
-    def scoped(self, scope: Scope | None) -> "Retriever":
+    def scoped(self, scope: Scope | None) -> Retriever:
         """The same retriever (sharing its caches) with candidates scoped to who the question names."""
         view = Retriever.__new__(Retriever)
         view.__dict__.update(self.__dict__)

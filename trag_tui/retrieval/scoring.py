@@ -6,7 +6,7 @@ passed in, so every rule can be tested with three hand-written rows.
 from __future__ import annotations
 
 import math
-from typing import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -251,7 +251,7 @@ def coverage_pick(items: Sequence[tuple[int, float, int]], k: int, buckets: int,
         depth += 1
     last = buckets - 1
     out = []
-    for b, d, uid in sorted(picked, key=lambda x: (x[1], x[2])):
+    for b, _day, uid in sorted(picked, key=lambda x: (x[1], x[2])):
         group = "older" if b == 0 else "newer" if b == last else "middle"
         out.append((uid, group))
     return out

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import calendar
 import datetime as dt
-from typing import Callable
+from collections.abc import Callable
 
 # --- period arithmetic -----------------------------------------------------------------------
 

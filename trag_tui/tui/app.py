@@ -10,8 +10,9 @@ come back as messages too.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from textual import work
 from textual.app import App

@@ -5,7 +5,7 @@ with a line of help each, so they can be found without reading the documentation
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import datetime as dt
 import threading
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from ..index import Index, open_index
 from ..settings import Settings

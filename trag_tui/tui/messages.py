@@ -11,9 +11,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
+
+if TYPE_CHECKING:
+    from ..answer import Done
+    from ..context import Source
+    from ..retrieval.modes import SearchResult
+    from .history import Turn
 
 
 @dataclass
@@ -29,8 +35,8 @@ class AnswerRetrieved(Message):
     """Retrieval finished: the mode, the reading of time and the numbered sources."""
 
     turn: int
-    result: Any  # trag_tui.retrieval.modes.SearchResult
-    sources: list[Any]
+    result: SearchResult
+    sources: list[Source]
     markdown: dict[int, str] = field(default_factory=dict)  # number -> Markdown text
 
 
@@ -58,7 +64,7 @@ class AnswerDone(Message):
     """The answer is complete (or was stopped)."""
 
     turn: int
-    done: Any  # trag_tui.answer.Done
+    done: Done
 
 
 @dataclass
@@ -88,14 +94,14 @@ class ChatReady(Message):
 class QuestionAsked(Message):
     """A question was asked; `turn` is its history record, not yet answered."""
 
-    turn: Any  # trag_tui.tui.history.Turn
+    turn: Turn
 
 
 @dataclass
 class AnswerFinished(Message):
     """An answer was finished, stopped or failed; `turn` is its complete history record."""
 
-    turn: Any  # trag_tui.tui.history.Turn
+    turn: Turn
 
 
 @dataclass

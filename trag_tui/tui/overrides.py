@@ -75,7 +75,7 @@ class Overrides:
         return ", ".join(parts) if parts else "none"
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Overrides":
+    def from_dict(cls, data: dict) -> Overrides:
         """Overrides from their `to_dict` form (a stored turn's); anything invalid is dropped."""
         try:
             return validate(**{k: (str(v) if k in ("as_of", "tau", "alpha", "k") else v)

@@ -5,6 +5,7 @@ questions within a minute of installing it.
 """
 from __future__ import annotations
 
+from importlib import resources
 from pathlib import Path
 
 from textual import on
@@ -16,11 +17,18 @@ from textual.widgets import Button, Label, Static
 
 
 def sample_corpus() -> Path | None:
-    """The sample corpus shipped beside the package, or None when this install has none."""
-    import trag_tui
+    """The sample corpus the package ships (`trag_tui.sample_corpus`), or None when this
+    install has none."""
+    try:
+        marker = resources.files("trag_tui.sample_corpus").joinpath("questions.jsonl")
+        folder = Path(str(marker)).parent
+    except (ModuleNotFoundError, TypeError):
+        # An editable install's finder does not map a data-only subpackage: the checkout has
+        # the corpus beside the package.
+        import trag_tui
 
-    folder = Path(trag_tui.__file__).resolve().parents[1] / "sample_corpus"
-    return folder if folder.is_dir() else None
+        folder = Path(trag_tui.__file__).resolve().parents[1] / "sample_corpus"
+    return folder if (folder / "questions.jsonl").is_file() else None
 
 
 # Files beside the documents that describe or evaluate the corpus and are not part of it.

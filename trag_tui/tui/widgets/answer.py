@@ -26,7 +26,7 @@ from .mode_badge import ModeBadge
 class AnswerSelected(Message):
     """The user selected an answer: show its sources (and open `number` when one was clicked)."""
 
-    answer: "Answer"
+    answer: Answer
     number: int | None = None
 
 

@@ -10,7 +10,7 @@ included, the same number the status line shows.
 from __future__ import annotations
 
 import math
-from typing import Iterable
+from collections.abc import Iterable
 
 from textual.app import ComposeResult
 from textual.containers import Vertical
