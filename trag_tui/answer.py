@@ -306,8 +306,8 @@ def _resolve(generator: GeneratorSource, settings: Settings) -> Generator:
     if generator is None:
         return load_generator(settings)
     if hasattr(generator, "stream"):
-        return generator  # type: ignore[return-value]
-    return generator()  # type: ignore[operator]
+        return generator  # type: ignore[return-value]  # a Generator, told apart by duck typing
+    return generator()
 
 
 def ask(index, question, *, as_of=None, generator: GeneratorSource = None,

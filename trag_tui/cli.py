@@ -102,7 +102,8 @@ class _Group(click.Group):
         try:
             return super().invoke(ctx)
         except click.ClickException as exc:
-            exc.message = safe(exc.message)
+            # Click's own errors keep their class (usage errors print the usage line too).
+            exc.message = safe(exc.message)  # type: ignore[misc]
             raise
         except TragError as exc:
             raise click.ClickException(safe_line(exc.message)) from None

@@ -80,7 +80,7 @@ def _word_cache() -> dict[str, int]:
 
 
 def _word_ids(ws: list[str], cache: dict[str, int]) -> list[int]:
-    ids = list(map(cache.get, ws))  # C-speed lookups; only unseen words take the slow path
+    ids: list[int | None] = list(map(cache.get, ws))  # C-speed; unseen words take the slow path
     if None in ids:
         for k, w in enumerate(ws):
             if ids[k] is None:
@@ -88,7 +88,7 @@ def _word_ids(ws: list[str], cache: dict[str, int]) -> list[int]:
                     d = hashlib.blake2b(w.encode("utf-8", "surrogatepass"), digest_size=8).digest()
                     cache[w] = int.from_bytes(d, "little")
                 ids[k] = cache[w]
-    return ids
+    return ids  # type: ignore[return-value]  # every None was just filled in
 
 
 def _block_shingles(texts: Sequence[str], n: int, cache: dict[str, int]) -> tuple[np.ndarray, np.ndarray]:
@@ -253,12 +253,13 @@ def edges(signatures: Mapping[int, np.ndarray], threshold: float = 0.3, *,
     return out
 
 
-def _positions(ids: Iterable[int], edges: Iterable[tuple]) -> tuple[list[int], np.ndarray, ...]:
-    ids = list(ids)
-    pos = {k: x for x, k in enumerate(ids)}
+def _positions(ids: Iterable[int], edges: Iterable[tuple]
+               ) -> tuple[list[int], np.ndarray, np.ndarray, np.ndarray]:
+    listed = list(ids)
+    pos = {k: x for x, k in enumerate(listed)}
     e = np.array([(pos[t[0]], pos[t[1]], t[2] if len(t) > 2 else 1.0) for t in edges],
                  dtype=np.float64).reshape(-1, 3)
-    return ids, e[:, 0].astype(np.int64), e[:, 1].astype(np.int64), e[:, 2]
+    return listed, e[:, 0].astype(np.int64), e[:, 1].astype(np.int64), e[:, 2]
 
 
 def _degrees(n: int, i: np.ndarray, j: np.ndarray, scale: str = "log") -> np.ndarray:
@@ -274,8 +275,8 @@ def _degrees(n: int, i: np.ndarray, j: np.ndarray, scale: str = "log") -> np.nda
 def degree_centrality(ids: Iterable[int], edges: Iterable[tuple], scale: str = "log") -> dict[int, float]:
     """Neighbour count per id scaled to 0..1 (1 = most connected; log1p(d)/log1p(max) by default,
     d/max with scale='linear'); ids without edges get 0."""
-    ids, i, j, _ = _positions(ids, edges)
-    return dict(zip(ids, _degrees(len(ids), i, j, scale).tolist()))
+    listed, i, j, _ = _positions(ids, edges)
+    return dict(zip(listed, _degrees(len(listed), i, j, scale).tolist()))
 
 
 def _pagerank(n: int, i: np.ndarray, j: np.ndarray, w: np.ndarray, damping: float = 0.85,
@@ -301,8 +302,8 @@ def _pagerank(n: int, i: np.ndarray, j: np.ndarray, w: np.ndarray, damping: floa
 def pagerank(ids: Iterable[int], edges: Iterable[tuple], damping: float = 0.85, iters: int = 100,
              tol: float = 1e-6) -> dict[int, float]:
     """PageRank of the undirected graph (edge weight = third item, else 1), summing to 1."""
-    ids, i, j, w = _positions(ids, edges)
-    return dict(zip(ids, _pagerank(len(ids), i, j, w, damping, iters, tol).tolist()))
+    listed, i, j, w = _positions(ids, edges)
+    return dict(zip(listed, _pagerank(len(listed), i, j, w, damping, iters, tol).tolist()))
 
 
 def near_duplicate_clusters(items: Iterable[tuple[int, int | None, object]], pairs: Iterable[tuple],

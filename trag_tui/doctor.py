@@ -118,7 +118,7 @@ def clean_copy(src: Path, dest: Path) -> CopyReport:
         report.notes += meta
         embedder = None if meta else _one(old, "SELECT value FROM meta WHERE key='embedder'")
         new.execute("DELETE FROM meta WHERE key IN ('embedder', 'embedding_dim')")
-        if embedder is not None:
+        if embedder is not None and dim is not None:
             ensure_embedder(new, embedder, dim)
             report.vectors = _copy_vectors(old, new, dim, report)
         with transaction(new):

@@ -80,8 +80,10 @@ def document_names(title: str, speaker: str, meta: dict) -> list[tuple[str, str]
         words = [set(_WORD.findall(p.lower())) for p in name_parts(segment)]
         if any(a and b and (a <= b or b <= a) for a in who for b in words):
             out.append(("title", segment))
-    seen: set[str] = set()
-    return [(k, n) for k, n in out if not (n in seen or seen.add(n))]
+    unique: dict[str, tuple[str, str]] = {}
+    for kind, name in out:
+        unique.setdefault(name, (kind, name))
+    return list(unique.values())
 
 
 def name_parts(name: str) -> list[str]:
@@ -286,8 +288,9 @@ class FacetIndex:
         i = 0
         while i < len(seq):
             for n in range(min(self.longest, len(seq) - i), 0, -1):
-                key = tuple(seq[i:i + n])
-                if None in key or key not in self.aliases:
+                part = seq[i:i + n]
+                key = tuple(w for w in part if w is not None)
+                if len(key) < len(part) or key not in self.aliases:
                     continue
                 matched.append((" ".join(words[i:i + n]), self.aliases[key]))
                 i += n

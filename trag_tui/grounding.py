@@ -561,6 +561,7 @@ class Gate:
             self.dropped.append(Dropped(body, f"supported, but gives no {self.wanted or 'answer'} "
                                               "the question asks for"))
             return None
+        assert verdict.source is not None  # a supported verdict names its source
         claim = Claim(self._render(body, verdict.source, verdict.support), verdict.source,
                       self._dates.get(verdict.source), verdict.support)
         self.claims.append(claim)
@@ -571,10 +572,11 @@ class Gate:
         core = body.rstrip(".!? ")
         text = f"{core} [{number}]"
         said = self._dates.get(number)
-        if self.date_tags and iso_day(said) is not None:
+        day = iso_day(said)
+        if self.date_tags and said and day is not None:
             # The date of what the claim reports: the one its source sentence names, if any.
             reported = reported_when(support, said)
-            label = reported.label if reported else day_label(iso_day(said))
+            label = reported.label if reported else day_label(day)
             if label not in core and said not in core:
                 text += f" ({label})"
         return text + end

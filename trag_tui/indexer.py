@@ -232,9 +232,9 @@ class Indexer:
             state.bytes_done = done_before + sizes[path]
             self.progress(state)
         if prune:
-            files, documents = self._prune(paths, seen_keys)
-            summary.files_pruned += files
-            summary.documents_removed += documents
+            pruned_files, pruned_documents = self._prune(paths, seen_keys)
+            summary.files_pruned += pruned_files
+            summary.documents_removed += pruned_documents
         # The corroboration graph (shingle signatures, edges, centrality, near-duplicate clusters)
         # is brought up to date for new chunks; it is cheap when nothing changed.
         from .corroboration import update_corroboration
@@ -247,10 +247,10 @@ class Indexer:
         summary.chunks_embedded = state.chunks_embedded
         summary.chunks_reused = state.chunks_reused
         summary.seconds = round(time.monotonic() - started, 3)
-        for path, why in summary.files_failed:
-            log.warning("not indexed: %s: %s", path, why)
-        for path, why in summary.files_skipped:
-            log.debug("skipped: %s: %s", path, why)
+        for name, why in summary.files_failed:
+            log.warning("not indexed: %s: %s", name, why)
+        for name, why in summary.files_skipped:
+            log.debug("skipped: %s: %s", name, why)
         log.info("indexed %d documents (%d kept, %d removed), %d chunks embedded, %d reused, "
                  "in %.1f s", summary.documents_added, summary.documents_kept,
                  summary.documents_removed, summary.chunks_embedded, summary.chunks_reused,

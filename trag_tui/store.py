@@ -185,6 +185,7 @@ def insert_documents(
                  chunk.start_char, chunk.end_char, day, h),
             )
             chunk_id = cur.lastrowid
+            assert chunk_id is not None  # an INSERT always sets it
             ids_by_ordinal[chunk.ordinal] = chunk_id
             if chunk.searchable:
                 conn.execute(

@@ -144,9 +144,9 @@ def _is_dir(path: Path) -> bool:
 def _walk(top: Path) -> Iterator[Path]:
     """Files under `top` in sorted depth-first order, with a stack of listings, not recursion."""
     visited: set[object] = set()
-    stack: list[Iterator[Path]] = []
+    stack: list[Iterator[os.DirEntry[str]]] = []
 
-    def enter(folder: Path) -> Iterator[Path] | None:
+    def enter(folder: Path) -> Iterator[os.DirEntry[str]] | None:
         real = _identity(folder)
         if real in visited:  # a symlink back up the tree
             return iter(())

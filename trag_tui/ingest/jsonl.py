@@ -11,7 +11,7 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
-from trag_tui.documents import Document, IngestError
+from trag_tui.documents import DateSource, Document, IngestError
 from trag_tui.ingest import FileRead
 from trag_tui.temporal import document_dates as dates
 
@@ -96,7 +96,7 @@ def _document(raw: bytes, default_date: dt.date | None) -> tuple[Document, str]:
     raw_date = rec.get("date")
     day = dates.parse_iso(raw_date) if isinstance(raw_date, str) else None
     state = "ok" if day is not None else "missing" if raw_date in (None, "") else "unreadable"
-    date_source = "metadata"
+    date_source: DateSource = "metadata"
     if day is None:
         day, date_source = (default_date, "default") if default_date else (None, "unknown")
 
@@ -118,7 +118,7 @@ def _is_scalar(v: object) -> bool:
     return isinstance(v, (str, int, float, bool)) and v != ""
 
 
-def _scalar(v: str | int | float | bool) -> str:
+def _scalar(v: object) -> str:
     if isinstance(v, bool):
         return "true" if v else "false"
     return str(v)

@@ -111,6 +111,7 @@ class _Atom:
         return self.found.kind == NAMED and self.found.rebase is None
 
     def in_year(self, year: int) -> _Atom:
+        assert self.found.rebase is not None  # only a yearless period is set in a year
         start, end = self.found.rebase(year)
         # With its year written next to it, "Q1" is as certain as "Q1 2025".
         return replace(self, found=replace(self.found, start=start, end=end, rebase=None, confidence=0.95))
@@ -285,8 +286,8 @@ class _Item:
                 return as_of, as_of, True
             return start, shift(first.end, unit, n) if self.how == "span_after" else as_of, False
         if self.how in ("before", "span_before"):
-            start = shift(first.start, unit, -n) if self.how == "span_before" else None
-            return start, add_days(first.start, -1), False
+            begin = shift(first.start, unit, -n) if self.how == "span_before" else None
+            return begin, add_days(first.start, -1), False
         if self.how == "until":
             return None, first.end, False
         if self.how == "as_of":
@@ -482,7 +483,10 @@ def _time_order(periods: list[Period]) -> tuple[Period, ...]:
 def _cover(spans: list[tuple[dt.date | None, dt.date | None, bool]]) -> tuple[dt.date | None, dt.date | None]:
     """The whole stretch several periods span; open if any of them is open at that end."""
     starts, ends = [s for s, _, _ in spans], [e for _, e, _ in spans]
-    return (None if None in starts else min(starts)), (None if None in ends else max(ends))
+    known_starts = [s for s in starts if s is not None]
+    known_ends = [e for e in ends if e is not None]
+    return (None if len(known_starts) < len(starts) else min(known_starts)), \
+        (None if len(known_ends) < len(ends) else max(known_ends))
 
 
 def _decide(text: str, items: list[_Item], future: list[_Atom], cues: _Cues, as_of: dt.date) -> _Decision:
@@ -509,12 +513,12 @@ def _decide(text: str, items: list[_Item], future: list[_Atom], cues: _Cues, as_
     between_change = any(it.how == "between" for it in named_items) and (cues.change_between or cues.change)
     listed = any(it.listed for it in named_items)
     if len(separate) >= 2 and (cues.comparison or listed or between_change):
-        why = cues.comparison[:1] or (["change between"] if between_change else [])
+        words = cues.comparison[:1] or (["change between"] if between_change else [])
         ordered = _time_order(separate)
-        conf = confidence if why else min(confidence, 0.7)
-        reason = (f"{_q(why[0])} sets {named} against each other" if why
+        conf = confidence if words else min(confidence, 0.7)
+        reason = (f"{_q(words[0])} sets {named} against each other" if words
                   else f"{named} are named side by side as separate periods")
-        return _Decision("comparison", ordered[0][0], ordered[-1][1], ordered, conf, reason, tuple(why))
+        return _Decision("comparison", ordered[0][0], ordered[-1][1], ordered, conf, reason, tuple(words))
     if cues.comparison and len(separate) == 1 and state:  # "How does inflation now compare with 2019?"
         ordered = _time_order([separate[0], (None, as_of)])
         return _Decision("comparison", ordered[0][0], ordered[-1][1], ordered, min(confidence, 0.6),

@@ -143,7 +143,9 @@ class TragApp(App):
         except (IndexFileError, sqlite3.Error, OSError) as exc:
             self.post_message(IndexFailed(path or self.settings.db, str(exc)))
             return
-        self.post_message(IndexOpened(self.engine.index.path, stats))
+        opened = self.engine.index
+        assert opened is not None  # stats() succeeded on it
+        self.post_message(IndexOpened(opened.path, stats))
         # Load the embedder now, while the user types, rather than on the first question.
         try:
             self.engine.warm_embedder()

@@ -6,15 +6,19 @@ with a line of help each, so they can be found without reading the documentation
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING, cast
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+if TYPE_CHECKING:
+    from .app import TragApp
 
 
 class TragCommands(Provider):
     """Open an index or a conversation, index a folder, copy, retry, export, overrides, help."""
 
     def _commands(self) -> list[tuple[str, str, Callable[[], object]]]:
-        app = self.app
+        app = cast("TragApp", self.app)
         return [
             ("Open an index file…", "Switch to another trag-tui index (.db) file",
              app.action_open_index),

@@ -100,6 +100,7 @@ class Engine:
             if self.index is None:
                 self.open(self.settings.db, create=True)
             idx = self.index
+            assert idx is not None  # opened just above
             indexer = Indexer(idx.conn, idx.path, idx.embedder, idx.settings, progress=progress)
             return indexer.run([Path(p) for p in paths])
 

@@ -26,6 +26,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.reactive import reactive
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Footer, Header, Input, TextArea
 from textual.worker import Worker, WorkerState, get_current_worker
 
@@ -113,7 +114,7 @@ class ChatScreen(Screen):
         self.overrides = Overrides()
         self.conversation_id = new_conversation_id()
         self.selected: Answer | None = None  # whose sources the pane shows
-        self._ticker = None
+        self._ticker: Timer | None = None
 
     # -- layout ------------------------------------------------------------------------------
 

@@ -1,6 +1,7 @@
 """Every key binding in one place, generated from the bindings themselves so it cannot drift."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from textual.app import ComposeResult
@@ -28,7 +29,7 @@ def key_label(key: str) -> str:
         for k in key.split(","))
 
 
-def binding_rows(sources: list[list[Binding]], palette_key: str) -> list[tuple[str, str]]:
+def binding_rows(sources: Sequence[Sequence[object]], palette_key: str) -> list[tuple[str, str]]:
     """(keys, what they do) for every binding with a description, without duplicates."""
     rows: list[tuple[str, str]] = []
     seen: set[str] = set()
@@ -70,6 +71,6 @@ class HelpScreen(ModalScreen[None]):
             box.border_subtitle = "Esc / F1 to close"
             yield Static("\n".join(lines), markup=False)
 
-    def action_dismiss(self) -> None:
+    async def action_dismiss(self, result: None = None) -> None:
         """Close the help."""
         self.dismiss(None)

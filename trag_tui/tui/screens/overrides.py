@@ -59,7 +59,8 @@ class OverridesScreen(ModalScreen[Overrides | None]):
     @on(Button.Pressed, "#apply")
     def apply(self) -> None:
         """Validate the form and close with the overrides."""
-        values = {name: self.query_one(f"#{name}", Input).value for name in ("as_of", "tau", "alpha", "k")}
+        values: dict[str, object] = {name: self.query_one(f"#{name}", Input).value
+                                     for name in ("as_of", "tau", "alpha", "k")}
         for name in ("mode", "decay"):
             value = self.query_one(f"#{name}", Select).value
             values[name] = None if value is Select.NULL else value

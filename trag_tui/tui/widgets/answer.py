@@ -93,6 +93,6 @@ class Answer(Vertical, can_focus=True):
     def _on_focus(self, event: events.Focus) -> None:
         self.post_message(AnswerSelected(self))
 
-    def _on_click(self, event: events.Click) -> None:
+    async def _on_click(self, event: events.Click) -> None:
         # A click anywhere on the answer (not on a citation, which posts its own) selects it.
         self.post_message(AnswerSelected(self))
