@@ -126,16 +126,18 @@ def whole_pipeline(result, passages, roles, gen, settings):
                         count_tokens=gen.count_tokens, roles=roles,
                         count_messages=lambda m: count_messages(gen, m))
     filt = CitationFilter({s.number for s in ctx.sources})
-    text, first = [], None
+    text, first, token = [], None, None
     for piece in gen.stream(ctx.messages, max_tokens=settings.max_tokens,
                             temperature=settings.temperature, stop=STOP):
+        token = token if token is not None else time.perf_counter() - started
         out = filt.feed(piece)
         if out:
             first = first if first is not None else time.perf_counter() - started
             text.append(out)
     text.append(filt.flush())
     total = time.perf_counter() - started
-    return "".join(text), ctx.sources, first if first is not None else total, total, ctx.prompt_tokens
+    return ("".join(text), ctx.sources, first if first is not None else total, total,
+            token if token is not None else total)
 
 
 def grounded_pipeline(result, passages, roles, gen, settings, embedder, evidence_only=False):
@@ -148,7 +150,9 @@ def grounded_pipeline(result, passages, roles, gen, settings, embedder, evidence
     total = time.perf_counter() - started
     first = done.timings.get("first_shown")
     first = first - done.timings.get("retrieval", 0.0) if first is not None else total
-    return done, first, total
+    token = done.timings.get("first_token")
+    token = token - done.timings.get("retrieval", 0.0) if token is not None else None
+    return done, first, total, token
 
 
 # -- questions ------------------------------------------------------------------------------
@@ -199,6 +203,10 @@ def summarise(rows: list[dict], pipeline: str, with_choices: bool, with_f1: bool
         "total_median_s": round(statistics.median([r[pipeline]["total"] for r in rows]), 3) if n else 0.0,
         "total_p90_s": round(pct([r[pipeline]["total"] for r in rows], 0.9), 3),
     }
+    tokens = [r[pipeline]["first_token"] for r in rows if r[pipeline].get("first_token") is not None]
+    if tokens:
+        # the model's first token: how long its prompt took to read
+        out["first_token_median_s"] = round(statistics.median(tokens), 3)
     if pipeline in ("grounded", "quoted"):
         out["extractive_share"] = round(sum(1 for r in rows if r[pipeline].get("extractive")) / n, 3) if n else 0.0
         out["dropped_sentences"] = sum(r[pipeline].get("dropped", 0) for r in rows)
@@ -234,15 +242,17 @@ def run_set(name: str, db: Path, pipelines: list[str], records, limit: int | Non
         for p in pipelines:
             if not result.hits:
                 text, srcs, first, total = "", [], 0.0, 0.0
-                extra = {}
+                extra: dict = {}
             elif p == "whole":
-                text, srcs, first, total, _ = whole_pipeline(result, passages, roles, gen, settings)
-                extra = {}
+                text, srcs, first, total, token = whole_pipeline(result, passages, roles, gen,
+                                                                 settings)
+                extra = {"first_token": token}
             else:
-                done, first, total = grounded_pipeline(result, passages, roles, gen, settings,
-                                                       embedder, evidence_only=p == "quoted")
+                done, first, total, token = grounded_pipeline(
+                    result, passages, roles, gen, settings, embedder, evidence_only=p == "quoted")
                 text, srcs = done.answer, done.sources
-                extra = {"extractive": done.extractive, "dropped": len(done.dropped)}
+                extra = {"extractive": done.extractive, "dropped": len(done.dropped),
+                         "first_token": token}
             listed = listed if listed is not None else sources_text(srcs)
             wrong = [c for c in q["choices"] if not any(holds(g, c) or holds(c, g) for g in q["golds"])
                      and holds(text, c)]
@@ -258,7 +268,15 @@ def run_set(name: str, db: Path, pipelines: list[str], records, limit: int | Non
         print(f"{name} {i}/{len(qs)}", file=sys.stderr, end="\r")
     idx.close()
     print(file=sys.stderr)
-    return {p: summarise(rows, p, name == "realtimeqa", name == "locomo") for p in pipelines}
+    out = {p: summarise(rows, p, name == "realtimeqa", name == "locomo") for p in pipelines}
+    if "whole" in out and "grounded" in out:
+        # Timings as ratios to the whole-passage pipeline measured in the same run: this
+        # machine is shared and noisy, the ratio is what carries over.
+        for key in ("first_shown_median_s", "first_token_median_s", "total_median_s"):
+            base, new = out["whole"].get(key), out["grounded"].get(key)
+            if base and new is not None:
+                out["grounded"][key.replace("_median_s", "_ratio_to_whole")] = round(new / base, 3)
+    return out
 
 
 def main() -> None:

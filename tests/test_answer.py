@@ -392,6 +392,22 @@ def test_a_true_sentence_without_the_figure_asked_for_gives_way_to_the_quoted_an
     assert not done.extractive and done.answer.startswith("Inflation fell to 2 per cent [1]")
 
 
+def test_the_model_is_stopped_once_two_sentences_failed_and_none_passed():
+    # A sentence is judged when the next one starts, so the second failure is known on the
+    # third piece; the fourth is never asked for.
+    script = ["Inflation is 9 per cent [1].", " Rates are 7 per cent [1].", " Prices",
+              " never asked for."]
+    done = run(decay_result(), ScriptedGenerator(script))[-1]
+    assert [d.sentence for d in done.dropped][:2] == ["Inflation is 9 per cent.",
+                                                      "Rates are 7 per cent."]
+    assert done.extractive and done.timings["pieces"] == 3
+    # one good sentence first: the model keeps going past later failures
+    gen = ScriptedGenerator(["Inflation fell to 2 per cent [1].", " Rates are 7 per cent [1].",
+                             " Inflation is 9 per cent [1].", " Wages grew faster than prices [1]."])
+    done = run(decay_result(), gen)[-1]
+    assert not done.extractive and len(done.dropped) == 3 and done.timings["pieces"] == 4
+
+
 def test_sources_list_closes_the_rendered_answer():
     done = run(decay_result(), ScriptedGenerator(["Inflation fell to 2 per cent [1]."]))[-1]
     assert done.answer == "Inflation fell to 2 per cent [1] (15 November 2023)."

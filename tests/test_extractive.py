@@ -184,3 +184,11 @@ def test_a_when_question_is_answered_by_a_time_told_relative_to_the_day_it_was_s
     text = quoted_answer(q, picks)
     assert "opened the online clothing store last week" in text
     assert text.endswith("(last week: 2023-03-13 to 2023-03-19).")
+
+
+def test_a_date_the_quote_already_states_is_not_repeated_after_it():
+    sources = [Source(1, "r", "2025-11-19", "CPI", "",
+                      "CPI rose by 3.6 per cent in the 12 months to October 2025.", score=0.9)]
+    q = "What is the current inflation rate?"
+    text = quoted_answer(q, extract(q, rank(q, sources, mode="decay"), mode="decay"))
+    assert text == "“CPI rose by 3.6 per cent in the 12 months to October 2025.” [1] (19 November 2025)."

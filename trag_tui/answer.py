@@ -45,6 +45,9 @@ NO_CITATION_NOTE = ("No generated sentence was supported by its sources; the ans
 NO_MODEL_NOTE = "No model was used; the answer above is quoted from the sources."
 CONTEXT_SENTENCES = 6  # what a small model is shown
 ANSWER_TOKENS = 160  # one to three sentences; past that a small model only wanders
+# The model is stopped once this many of its sentences failed the gate with none passing: its
+# later sentences fare no better, and the reader is waiting for the quoted answer.
+GIVE_UP_AFTER = 2
 SOURCE_WINDOW = 320  # estimated tokens of each source's passage kept around its match
 UNBOUNDED = 10**9
 PER_SOURCE = 2
@@ -495,7 +498,7 @@ def _generate(gen: Generator, messages: list[dict], settings: Settings, cancel, 
             pieces += 1
             yield Writing(pieces)
             yield from release(gate.feed(piece))
-            if gate.done:
+            if gate.done or (not gate.claims and len(gate.dropped) >= GIVE_UP_AFTER):
                 break
             if cancel is not None and cancel.is_set():
                 stopped = True

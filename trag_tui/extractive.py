@@ -225,7 +225,9 @@ def render_pick(c: Candidate, question: str, kind: str | None) -> str:
     reported = reported_when(c.sentence, s.date)
     said = s.date[:10] if s.date else ""
     after = ""
-    if reported and not reported.start.isoformat() <= said <= reported.end.isoformat():
+    if reported and not reported.start.isoformat() <= said <= reported.end.isoformat() \
+            and reported.label.lower() not in c.sentence.lower():
+        # "(yesterday: 7 May 2023)"; a sentence that already says "October 2025" needs no tag
         after = f" ({reported.expression}: {reported.label})"
     if kind == "person" and speaker and _role_match(content_words(question), s):
         head = f"{speaker}, speaking as {role}" + (f" on {when}" if when else "")

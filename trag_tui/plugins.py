@@ -86,15 +86,19 @@ class Registry:
         return sorted(self._plugins.values(), key=lambda p: (p.provider != "built-in", p.name))
 
 
+def _built(group: str, builtins: Callable[[Callable[..., None]], None]) -> Registry:
+    registry = Registry(group)
+    builtins(registry.register)
+    registry.load_entry_points()
+    return registry
+
+
 @functools.cache
 def embedders() -> Registry:
     """The embedder registry: the bundled MiniLM, the hash embedder, then installed plug-ins."""
     from . import embedding
 
-    registry = Registry(EMBEDDERS)
-    embedding.register_builtins(registry.register)
-    registry.load_entry_points()
-    return registry
+    return _built(EMBEDDERS, embedding.register_builtins)
 
 
 @functools.cache
@@ -102,7 +106,4 @@ def generators() -> Registry:
     """The generator registry: llama.cpp for GGUF files, then installed plug-ins."""
     from . import generation
 
-    registry = Registry(GENERATORS)
-    generation.register_builtins(registry.register)
-    registry.load_entry_points()
-    return registry
+    return _built(GENERATORS, generation.register_builtins)

@@ -39,7 +39,7 @@ from .cues import (
     TREND_CUES,
 )
 from .dateparse import dateparser_read, dateparser_vocabulary
-from .lexicon import NUMBERS, LazyPattern, number, unit_of
+from .lexicon import NUMBERS, THE, LazyPattern, number, unit_of
 from .rules import (
     FUTURE,
     NAMED,
@@ -212,7 +212,6 @@ def _dateparser_atoms(text: str, as_of: dt.date, atoms: list[_Atom]) -> list[_At
 
 # --- combining expressions: ranges, lists, since/before/as of --------------------------------
 
-_ARTICLE = r"(?:(?:the|le|la|les|l['’]|der|die|das|dem|den|el|los|las)\s+)?"
 _SPAN_LENGTH = r"(?:the\s+)?(?:(?P<n>\d{1,3}|[^\W\d_]+)\s+)?(?P<unit>days?|weeks?|fortnights?|months?|years?)"
 _PREFIXES = [  # (how, pattern) tried in order against the text just before an expression
     ("compared", r"(?:compared|comparison|comparé|comparée|verglichen|comparación|comparado|сравнению|"
@@ -236,11 +235,11 @@ _PREFIXES = [  # (how, pattern) tried in order against the text just before an e
     # are listed under "since": they open a range too ("с 2019 по 2021").
     ("from", r"from|de|du|des|von|vom"),
 ]
-_PREFIX_RES = [(how, LazyPattern(rf"(?:^|(?<=[\s(,;]))(?:{p})[\s-]*{_ARTICLE}$")) for how, p in _PREFIXES]
-_AND_GAP = LazyPattern(rf"\s*(?:and|et|und|y|и|&)\s+{_ARTICLE}")
+_PREFIX_RES = [(how, LazyPattern(rf"(?:^|(?<=[\s(,;]))(?:{p})[\s-]*{THE}$")) for how, p in _PREFIXES]
+_AND_GAP = LazyPattern(rf"\s*(?:and|et|und|y|и|&)\s+{THE}")
 _RANGE_GAP = LazyPattern(
     rf"\s*(?P<j>to|until|till|through|thru|up\s+to|[-–—]|bis|hasta|a|à|au|jusqu['’]\s*(?:en|à|au)|по|"
-    rf"до)\s*{_ARTICLE}")
+    rf"до)\s*{THE}")
 _WEAK_RANGE_JOINERS = {"a", "à", "au", "по", "до"}  # need "de"/"desde"/"с" before the first end
 _LIST_GAP = LazyPattern(
     r"\s*(?P<comma>,\s*)?(?P<j>(?:and|or|&|vs\.?|versus|v\.|et|ou|und|oder|y|o|и|или|with|against|"
@@ -252,7 +251,7 @@ _LIST_GAP = LazyPattern(
 )
 _SHARE_GAP = LazyPattern(
     rf"\s*,?\s*(?:(?:and|or|&|to|until|till|through|thru|[-–—]|bis|und|oder|et|ou|à|au|y|o|a|hasta|и|или|по|до|"
-    rf"vs\.?|versus)\s*)?{_ARTICLE}",
+    rf"vs\.?|versus)\s*)?{THE}",
 )
 _TO_NOW = LazyPattern(
     r"\s*(?:to|until|till|through|up\s+(?:to|until)|[-–—]|bis|à|a|hasta|jusqu['’]à|по|до)\s+(?:the\s+)?"
