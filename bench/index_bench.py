@@ -2,7 +2,7 @@
 
 Prints JSON. The floor is `encode()` alone on exactly the chunks the indexer embeds, measured in
 the same run with the same loaded model, so the ratio is robust to a noisy shared machine.
-Usage: python bench/index_bench.py [--reports 1000] [--all] [--hash]
+Usage: python bench/index_bench.py [--reports 1000] [--all] [--hash] [--workers N] [--device cpu|cuda|auto]
 """
 from __future__ import annotations
 
@@ -42,11 +42,13 @@ def main() -> None:
     ap.add_argument("--all", action="store_true", help="the whole Beige Book corpus")
     ap.add_argument("--hash", action="store_true", help="hash embedder (quick smoke run)")
     ap.add_argument("--corpus", type=Path, default=CORPUS)
+    ap.add_argument("--workers", type=int, default=1, help="embedding processes (index --workers)")
+    ap.add_argument("--device", default="cpu", help="cpu, cuda or auto (index --device)")
     args = ap.parse_args()
     if not args.corpus.is_file():
         sys.exit(f"corpus not found: {args.corpus} (the shared corpora sit beside the repository)")
     lines = pick_reports(args.corpus, None if args.all else args.reports)
-    settings = Settings(embedder="hash" if args.hash else None)
+    settings = Settings(embedder="hash" if args.hash else None, embed_workers=args.workers, device=args.device)
     embedder = load_embedder(settings.embedder, settings)
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "slice.jsonl"
@@ -58,7 +60,7 @@ def main() -> None:
                 if c.searchable:
                     texts.append(embed_text(row.get("title", ""), c.text))
         unique = list(dict.fromkeys(texts))
-        embedder.encode(unique[:64])  # warm-up, not timed
+        embedder.encode(unique[:64])  # warm-up (and the workers' start), not timed
         t0 = time.perf_counter()
         for i in range(0, len(unique), settings.write_batch_chunks):
             embedder.encode(unique[i : i + settings.write_batch_chunks])
@@ -73,8 +75,13 @@ def main() -> None:
         again = Indexer(conn, db, embedder, settings.replace(db=db)).run([src])
         again_s = time.perf_counter() - t0
         conn.close()
+    close = getattr(embedder, "close", None)
+    if close is not None:
+        close()
     out = {
         "embedder": embedder.name,
+        "workers": args.workers,
+        "device": args.device,
         "reports": len(lines),
         "chunks_embedded": first.chunks_embedded,
         "floor_seconds": round(floor, 2),

@@ -120,6 +120,13 @@ class _Group(click.Group):
             if what != "disk full":
                 raise
             raise click.ClickException(f"{what}: {safe_line(str(exc))}") from None
+        except Exception as exc:  # a Qdrant server that is unreachable or refuses
+            from .backends.qdrant import failure
+
+            what = failure(exc)
+            if what is None:
+                raise
+            raise click.ClickException(safe_line(what)) from None
 
 
 @click.group(cls=_Group, invoke_without_command=True)
@@ -127,14 +134,16 @@ class _Group(click.Group):
               envvar="TRAG_TUI_DB", help="Index file (default trag.db; env TRAG_TUI_DB).")
 @click.option("-v", "--verbose", count=True,
               help="Log what the engine decides on stderr (-v: steps, -vv: details).")
+@click.option("--backend", help="Answer from the Qdrant collection this file was pushed to: "
+              "qdrant://HOST:PORT/COLLECTION or a local folder (env TRAG_TUI_BACKEND).")
 @click.version_option(package_name="trag-tui")
 @click.pass_context
-def cli(ctx: click.Context, db: Path | None, verbose: int) -> None:
+def cli(ctx: click.Context, db: Path | None, verbose: int, backend: str | None) -> None:
     """Time-aware question answering over dated documents, in one SQLite file."""
     _log_to_stderr(logging.ERROR if not verbose else logging.INFO if verbose == 1 else
                    logging.DEBUG)
     try:
-        settings = Settings.load(db=db)
+        settings = Settings.load(db=db, backend=backend)
     except (ValueError, OSError) as exc:
         raise click.ClickException(f"settings: {exc}")
     ctx.obj = {"settings": settings}
@@ -180,13 +189,15 @@ class _Bar:
 @click.option("--embedder", help="A local sentence-transformers model folder (default: bundled MiniLM).")
 @click.option("--default-date", help="Date (YYYY-MM-DD) for documents where none is found.")
 @click.option("--prune", is_flag=True, help="Remove documents whose files are gone.")
+@click.option("--workers", type=click.IntRange(min=1), help="Embedding processes (default 1).")
+@click.option("--device", type=click.Choice(["cpu", "cuda", "auto"]), help="Where to embed (default cpu).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.pass_context
-def index(ctx, paths, embedder, default_date, prune, as_json):
+def index(ctx, paths, embedder, default_date, prune, workers, device, as_json):
     """Build or update the index from files and folders (XML, JSONL, .txt, .md)."""
     from .indexer import Indexer
 
-    settings = _settings(ctx, embedder=embedder)
+    settings = _settings(ctx, embedder=embedder, embed_workers=workers, device=device)
     idx = _open(settings, create=True)
     bar = _Bar(sys.stderr.isatty() and not as_json)
     try:
@@ -466,6 +477,51 @@ def eval_(ctx, qa_file, k, category, limit, decay, fusion, scope, as_json):
         _echo_json(report, indent=2)
     else:
         _echo(render_table(report))
+
+
+# -- push -----------------------------------------------------------------------------------
+
+
+@cli.command()
+@_database
+@click.option("--to", "to", required=True,
+              help="qdrant://HOST:PORT/COLLECTION (API key from QDRANT_API_KEY), or a folder (local mode).")
+@click.option("--shard-by", type=click.Choice(["auto", "decade", "year"]), default="auto", show_default=True,
+              help="Time partition of a new collection (a custom shard key per period on a server).")
+@click.option("--batch", type=click.IntRange(min=1), default=256, show_default=True, help="Chunks per request.")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+def push(ctx, to, shard_by, batch, as_json):
+    """Copy the index to a Qdrant collection: vectors as stored, only what changed since the last push."""
+    from .backends.push import push as push_index
+    from .backends.qdrant import parse_target
+    from .index import open_index
+
+    settings = _settings(ctx)
+    target = parse_target(to)
+    idx = open_index(settings.db, settings, write=True)
+    show = sys.stderr.isatty() and not as_json
+
+    def progress(done: int, total: int) -> None:
+        if show:
+            filled = int(24 * done / total) if total else 24
+            click.echo(f"\r[{'#' * filled}{'.' * (24 - filled)}] {done}/{total} chunks ", nl=False, err=True)
+
+    try:
+        report = push_index(idx, target, shard_by=shard_by, batch=batch, progress=progress)
+    except KeyboardInterrupt:
+        raise click.ClickException("interrupted: what the target acknowledged is recorded; push again to resume")
+    finally:
+        if show:
+            click.echo("", err=True)
+        idx.close()
+    if as_json:
+        _echo_json(report.to_dict(), indent=2)
+        return
+    rate = report.to_dict()["chunks_per_second"]
+    _echo(f"{report.target}: {report.sent} chunks sent, {report.deleted} deleted, {report.unchanged} unchanged "
+          f"of {report.chunks} in {report.seconds:.1f}s" + (f" ({rate}/s)" if rate else "")
+          + f"; periods by {report.shard_by}" + (" as shard keys" if report.sharded else " (payload filter)"))
 
 
 # -- doctor ---------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ import os
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -62,10 +62,32 @@ class HashEmbedder:
         return np.stack([self._features(t) for t in texts])
 
 
-class SentenceTransformerEmbedder:
-    """A sentence-transformers model loaded from a local folder, on the CPU, offline."""
+def resolve_device(device: str | None) -> str:
+    """'cpu', 'cuda' or 'auto' (CUDA when present) as the device torch is given."""
+    choice = (device or "cpu").lower()
+    if choice not in ("cpu", "cuda", "auto"):
+        raise EmbedderError(f"unknown device {device!r}; one of cpu, cuda, auto")
+    if choice == "cpu":
+        return "cpu"
+    import torch
 
-    def __init__(self, folder: Path, name: str, batch_size: int = 32, threads: int = 0):
+    if torch.cuda.is_available():
+        return "cuda"
+    if choice == "cuda":
+        raise EmbedderError("--device cuda: no CUDA device is available here")
+    return "cpu"
+
+
+class SentenceTransformerEmbedder:
+    """A sentence-transformers model loaded from a local folder, offline: on the CPU unless a
+    CUDA device is asked for, and across `workers` processes for big batches.
+
+    A pool of worker processes costs a model load each, so it is started on the first batch
+    larger than one encode call and only used for such batches: a question is embedded in
+    this process."""
+
+    def __init__(self, folder: Path, name: str, batch_size: int = 32, threads: int = 0,
+                 device: str | None = None, workers: int = 1):
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
         os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
@@ -79,7 +101,10 @@ class SentenceTransformerEmbedder:
         self.folder = folder
         self.name = name
         self.batch_size = batch_size
-        self.model = SentenceTransformer(str(folder), device="cpu", local_files_only=True)
+        self.device = resolve_device(device)
+        self.workers = max(1, int(workers))
+        self._pool: Any = None
+        self.model = SentenceTransformer(str(folder), device=self.device, local_files_only=True)
         get_dim = getattr(self.model, "get_embedding_dimension", None) or self.model.get_sentence_embedding_dimension
         dim = get_dim()
         if not dim:
@@ -90,14 +115,40 @@ class SentenceTransformerEmbedder:
         """Normalised vectors for texts, one row each."""
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
+        extra: dict[str, Any] = {}
+        if self.workers > 1 and len(texts) > self.batch_size:
+            if self._pool is None:
+                devices = ([f"cuda:{i % _cuda_count()}" for i in range(self.workers)]
+                           if self.device == "cuda" else ["cpu"] * self.workers)
+                self._pool = self.model.start_multi_process_pool(target_devices=devices)
+            extra["pool"] = self._pool
         out = self.model.encode(
             list(texts),
             batch_size=self.batch_size,
             normalize_embeddings=True,
             convert_to_numpy=True,
             show_progress_bar=False,
+            **extra,
         )
-        return out.astype(np.float32, copy=False)
+        return np.asarray(out, dtype=np.float32)
+
+    def close(self) -> None:
+        """Stop the worker processes, if any were started."""
+        if self._pool is not None:
+            self.model.stop_multi_process_pool(self._pool)
+            self._pool = None
+
+
+def _cuda_count() -> int:
+    import torch
+
+    return max(1, torch.cuda.device_count())
+
+
+def sentence_transformer(folder: Path, name: str, settings: Settings) -> SentenceTransformerEmbedder:
+    """A sentence-transformers embedder configured by the settings (batch, threads, device, workers)."""
+    return SentenceTransformerEmbedder(folder, name, settings.embed_batch, settings.threads,
+                                       settings.device, settings.embed_workers)
 
 
 def bundled_model_folder() -> Path:
@@ -115,8 +166,8 @@ def bundled_model_folder() -> Path:
 
 def register_builtins(register) -> None:
     """The embedders that ship with trag-tui, registered like any plug-in's."""
-    register(BUNDLED_NAME, lambda choice, settings: SentenceTransformerEmbedder(
-        bundled_model_folder(), BUNDLED_NAME, settings.embed_batch, settings.threads))
+    register(BUNDLED_NAME, lambda choice, settings: sentence_transformer(
+        bundled_model_folder(), BUNDLED_NAME, settings))
     register(HASH_NAME, _hash_embedder)
 
 
@@ -158,4 +209,4 @@ def load_embedder(choice: str | None, settings: Settings | None = None) -> Embed
     folder = Path(choice or "").expanduser().resolve()
     if not folder.is_dir():
         raise EmbedderError(f"embedder folder not found: {folder}")
-    return SentenceTransformerEmbedder(folder, name, settings.embed_batch, settings.threads)
+    return sentence_transformer(folder, name, settings)

@@ -29,6 +29,21 @@ class Index:
     settings: Settings
     _embedder: Embedder | None = field(default=None, repr=False)
     _derived: dict[str, tuple[tuple[int, int], Any]] = field(default_factory=dict, repr=False)
+    _backend: Any = field(default=None, repr=False)
+
+    @property
+    def backend(self):
+        """Where retrieval's candidates come from: this file, or the Qdrant collection that
+        `settings.backend` names (opened on first use)."""
+        if self._backend is None:
+            from .backends import open_backend
+
+            self._backend = open_backend(self.settings.backend, self)
+        return self._backend
+
+    def use_backend(self, backend) -> None:
+        """Answer candidate queries from an already open backend (tests, a shared client)."""
+        self._backend = backend
 
     @property
     def embedder(self) -> Embedder:
@@ -90,7 +105,12 @@ class Index:
         return get_meta(self.conn, key)
 
     def close(self) -> None:
-        """Close the connection."""
+        """Close the connection (and the backend's client and embedding workers, if any)."""
+        for part in (self._backend, self._embedder):
+            close = getattr(part, "close", None)
+            if close is not None:
+                close()
+        self._backend = None
         self.conn.close()
 
     def __enter__(self) -> Index:

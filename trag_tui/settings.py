@@ -39,6 +39,8 @@ class Settings:
     chunk_overlap: int = 40
     parent_words: int = 600
     embed_batch: int = 32
+    embed_workers: int = 1  # processes embedding big batches (sentence-transformers' pool)
+    device: str = "cpu"  # cpu | cuda | auto (CUDA when present)
     write_batch_chunks: int = 256
     max_file_mb: float = 64.0
     k: int = 10
@@ -55,6 +57,9 @@ class Settings:
     gamma: float = 0.5  # weight of the evidence-graph centrality term
     evolution_pool: int = 50
     scope: str = "auto"  # auto: scope by the speakers and sources a question names; none: off
+    # Where candidates come from: None, the index file; qdrant://HOST:PORT/COLLECTION or a folder
+    # that `trag-tui push --to` filled: the same engine over a Qdrant collection.
+    backend: str | None = None
     # generation knobs
     max_tokens: int = 384
     n_ctx: int = 4096

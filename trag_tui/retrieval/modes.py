@@ -16,17 +16,7 @@ from ..index import Index
 from ..settings import Settings
 from ..store import to_day
 from . import scoring
-from .candidates import (
-    VEC_K_LIMIT,
-    ChunkInfo,
-    DayRange,
-    DaySpread,
-    DenseMatrix,
-    Vocabulary,
-    chunk_info,
-    dense_candidates,
-    fts_candidates,
-)
+from .candidates import ChunkInfo, DayRange
 
 SCOPES = ("auto", "none")  # auto: scope by the speakers and sources a question names
 MODES = ("hard_filter", "decay", "evolution", "comparison", "hybrid", "blind")
@@ -123,7 +113,7 @@ def _day(d: dt.date | None) -> int | None:
 
 
 class Retriever:
-    """Hybrid candidates for one index: FTS5 and sqlite-vec, fused, inside a day range."""
+    """Hybrid candidates for one index: lexical and dense from its backend, fused, inside a day range."""
 
     def __init__(self, index: Index, settings: Settings | None = None, scope: Scope | None = None):
         self.index = index
@@ -150,45 +140,37 @@ class Retriever:
         asked[0] += 1
         return asked[0] > 1
 
-    def _pair(self, terms: list[str], text: str, days: DayRange, limit: int, session: bool,
-              scope: Scope | None = None, inside=None) -> list[scoring.Ranked]:
-        """BM25 and dense candidates inside the day range (and the scope's documents, if given)."""
-        conn = self.index.conn
-        within = scope.facet_ids if scope is not None else None
-        if session:
-            share = 0.0 if scope is not None else self.index.derived(
-                "day_spread", lambda: DaySpread(conn)).share(days)
-            lexical = fts_candidates(conn, terms, limit, days, share, within=within)
-            matrix = self.index.derived("dense_matrix", lambda: DenseMatrix(conn))
-            return [lexical, matrix.search(self.vector(text), limit, days, within=inside)]
-        lexical = fts_candidates(conn, terms, limit, days, within=within)
-        if inside is None:
-            return [lexical, dense_candidates(conn, self.vector(text), limit, days)]
-        # vec0 cannot filter by document: the nearest of the whole range, then the scope's
-        dense = scoring.only(dense_candidates(conn, self.vector(text), VEC_K_LIMIT, days), inside)[:limit]
-        return [lexical, dense]
+    @property
+    def backend(self):
+        """Where the candidates come from: the index file, or the cluster it was pushed to."""
+        return self.index.backend
+
+    def _pair(self, text: str, days: DayRange, limit: int, session: bool,
+              scope: Scope | None = None) -> list[scoring.Ranked]:
+        """Lexical and dense candidates inside the day range (and the scope's documents, if given)."""
+        backend = self.backend
+        return [backend.lexical(text, limit, days, scope, session),
+                backend.dense(self.vector(text), limit, days, scope, session)]
 
     def candidates(self, text: str, days: DayRange, limit: int) -> tuple[scoring.Ranked, dict[str, dict[int, float]], float]:
         """Fused candidates, the per-list scores, and lexical/dense agreement."""
-        index, s, scope = self.index, self.settings, self.scope
-        conn = index.conn
-        terms = index.derived("vocabulary", lambda: Vocabulary(conn)).terms(text)
+        s, scope, backend = self.settings, self.scope, self.backend
         session = self._session()
         lists: list[scoring.Ranked] = []
         if scope is None or not scope.filter:
-            lists += self._pair(terms, text, days, limit, session)
+            lists += self._pair(text, days, limit, session)
         inside = None
         if scope is not None:
             # The named source's own passages, searched on their own so a crowded index (every
             # summary mentions every district) cannot push them out of the pool.
-            inside = facet_index(index).chunk_ids(scope)
-            lists += self._pair(terms, text, days, limit, session, scope, inside)
+            inside = backend.scope_chunks(scope)
+            lists += self._pair(text, days, limit, session, scope)
         weights = [s.bm25_weight, s.dense_weight] * (len(lists) // 2)
         fused = scoring.fuse(lists, weights, s.fusion, s.rrf_k)
         if inside is not None and not scope.filter:
             fused = scoring.prefer(fused, inside, SCOPE_PRIOR)
         if scope is not None and scope.narrow:
-            fused = scoring.prefer(fused, facet_index(index).chunk_ids(scope, narrow=True), NARROW_PRIOR)
+            fused = scoring.prefer(fused, backend.scope_chunks(scope, narrow=True), NARROW_PRIOR)
         bm25 = {u: v for ranked in lists[0::2] for u, v in ranked}
         dense_scores = {u: v for ranked in lists[1::2] for u, v in ranked}
         parts = {"bm25": bm25, "dense": dense_scores, "fused": dict(fused)}
@@ -237,7 +219,7 @@ def _as_of_range(start: dt.date | None, end: dt.date | None, as_of: dt.date, und
 def _rank(retriever: Retriever, text: str, days: DayRange, limit: int,
           settings: Settings) -> tuple[scoring.Ranked, dict[int, ChunkInfo], dict[str, dict[int, float]], float]:
     fused, parts, agree = retriever.candidates(text, days, limit)
-    info = chunk_info(retriever.index.conn, [u for u, _ in fused])
+    info = retriever.backend.chunk_info([u for u, _ in fused])
     rel = scoring.normalise(fused)
     ranked = scoring.centrality_boost(rel, {u: i.centrality for u, i in info.items()}, settings.gamma)
     return ranked, info, parts, agree
@@ -342,7 +324,7 @@ def _current(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchResult:
     days = _as_of_range(None, tq.end, tq.as_of, undated=False)
     end_day = _day(min(tq.end, tq.as_of) if tq.end else tq.as_of)
     fused, parts, agree = r.candidates(tq.semantic_query, days, s.candidates)
-    info = chunk_info(r.index.conn, [u for u, _ in fused])
+    info = r.backend.chunk_info([u for u, _ in fused])
     gap = scoring.cadence([info[u].day for u, _ in fused])
     if RECENT_CADENCES > 0 and gap is not None:
         # A second pass inside the last few publication gaps, fused with the first, so the latest
@@ -354,7 +336,7 @@ def _current(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchResult:
             for name in ("bm25", "dense"):
                 parts[name] = {**recent_parts[name], **parts[name]}
             parts["fused"] = dict(fused)
-            info.update(chunk_info(r.index.conn, [u for u, _ in recent if u not in info]))
+            info.update(r.backend.chunk_info([u for u, _ in recent if u not in info]))
     ranked = scoring.centrality_boost(
         scoring.normalise(fused), {u: i.centrality for u, i in info.items()}, s.gamma)
     delta, tau = scoring.recency_params(recency_strength(tq))
@@ -422,7 +404,7 @@ def nearest_periods(r: Retriever, tq, k: int, limit: int = 2) -> list[dict[str, 
     """The closest months before and after an empty period that hold matching documents."""
     days = _as_of_range(None, None, tq.as_of, undated=False)
     fused, _, _ = r.candidates(tq.semantic_query, days, 200)
-    info = chunk_info(r.index.conn, [u for u, _ in fused[:200]])
+    info = r.backend.chunk_info([u for u, _ in fused[:200]])
     lo = _day(tq.start) if tq.start else None
     hi = _day(tq.end) if tq.end else None
     months: dict[str, list[int]] = {}

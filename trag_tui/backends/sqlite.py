@@ -1,0 +1,71 @@
+"""The default backend: the one SQLite file answers candidate queries itself.
+
+FTS5 and sqlite-vec answer a single question without loading anything; from a session's second
+question on, the vectors are scanned in memory and a wide range's lexical matches are fetched
+without a join (trag_tui.retrieval.candidates holds the SQL and the reasons).
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..facets import Scope, facet_index
+from ..retrieval import scoring
+from ..retrieval.candidates import (
+    VEC_K_LIMIT,
+    ChunkInfo,
+    DayRange,
+    DaySpread,
+    DenseMatrix,
+    Vocabulary,
+    chunk_info,
+    dense_candidates,
+    fts_candidates,
+    passage,
+)
+
+if TYPE_CHECKING:
+    from ..index import Index
+
+
+class SQLiteBackend:
+    """Candidates and chunk look-ups from the index file of an open Index."""
+
+    name = "sqlite"
+
+    def __init__(self, index: Index):
+        self.index = index
+
+    def lexical(self, text: str, limit: int, days: DayRange, scope: Scope | None = None,
+                session: bool = False) -> scoring.Ranked:
+        conn = self.index.conn
+        terms = self.index.derived("vocabulary", lambda: Vocabulary(conn)).terms(text)
+        if scope is not None:
+            return fts_candidates(conn, terms, limit, days, within=scope.facet_ids)
+        share = self.index.derived("day_spread", lambda: DaySpread(conn)).share(days) if session else 0.0
+        return fts_candidates(conn, terms, limit, days, share)
+
+    def dense(self, vector: np.ndarray, limit: int, days: DayRange, scope: Scope | None = None,
+              session: bool = False) -> scoring.Ranked:
+        conn = self.index.conn
+        inside = self.scope_chunks(scope) if scope is not None else None
+        if session:
+            matrix = self.index.derived("dense_matrix", lambda: DenseMatrix(conn))
+            return matrix.search(vector, limit, days, within=inside)
+        if inside is None:
+            return dense_candidates(conn, vector, limit, days)
+        # vec0 cannot filter by document: the nearest of the whole range, then the scope's
+        return scoring.only(dense_candidates(conn, vector, VEC_K_LIMIT, days), inside)[:limit]
+
+    def chunk_info(self, ids: list[int]) -> dict[int, ChunkInfo]:
+        return chunk_info(self.index.conn, ids)
+
+    def passage(self, chunk_id: int) -> str:
+        return passage(self.index.conn, chunk_id)
+
+    def scope_chunks(self, scope: Scope, narrow: bool = False) -> np.ndarray:
+        return facet_index(self.index).chunk_ids(scope, narrow=narrow)
+
+
+__all__ = ["SQLiteBackend"]
