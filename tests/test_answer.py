@@ -9,7 +9,7 @@ import datetime as dt
 import json
 import os
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pytest
@@ -475,8 +475,7 @@ def test_empty_period_does_not_call_the_model():
 
 
 def test_comparison_with_every_period_empty_does_not_call_the_model():
-    res = comparison_result()
-    res.hits = []
+    res = replace(comparison_result(), hits=[])
     gen = ScriptedGenerator(["no"])
     done = run(res, gen)[-1]
     assert gen.calls == [] and done.no_documents

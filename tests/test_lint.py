@@ -15,3 +15,8 @@ def _run(*args: str) -> subprocess.CompletedProcess:
 def test_ruff_finds_nothing():
     result = _run("ruff", "check", "trag_tui", "tests", "bench")
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
+
+
+def test_mypy_finds_nothing():
+    result = _run("mypy")  # the packages and settings in pyproject.toml
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..db import sqlite3
+from ..db import id_batches, sqlite3
 from ..facets import Stemmer
 from ..store import UNKNOWN_DAY, from_day
 from .scoring import Ranked
@@ -215,9 +215,7 @@ def fts_candidates(
 
 def _days(conn: sqlite3.Connection, ids: list[int]) -> dict[int, int | None]:
     out: dict[int, int | None] = {}
-    for i in range(0, len(ids), 500):
-        part = ids[i : i + 500]
-        marks = ",".join("?" * len(part))
+    for part, marks in id_batches(ids):
         out.update(conn.execute(f"SELECT id, day FROM chunks WHERE id IN ({marks})", part))
     return out
 
@@ -280,9 +278,7 @@ class ChunkInfo:
 def chunk_info(conn: sqlite3.Connection, ids: list[int]) -> dict[int, ChunkInfo]:
     """Chunk and document fields for the given chunk ids."""
     out: dict[int, ChunkInfo] = {}
-    for i in range(0, len(ids), 500):
-        part = ids[i : i + 500]
-        marks = ",".join("?" * len(part))
+    for part, marks in id_batches(ids):
         for r in conn.execute(
             "SELECT c.id, d.id, d.source_id, d.date, c.day, d.title, d.speaker, c.text, "
             "c.parent_id, c.start_char, c.end_char, coalesce(c.centrality, 0), c.cluster_id "

@@ -9,14 +9,18 @@ from __future__ import annotations
 import datetime as dt
 import re
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..facets import Scope, facet_index
 from ..index import Index
+from ..labels import period_label
 from ..settings import Settings
 from ..store import to_day
 from . import scoring
 from .candidates import ChunkInfo, DayRange
+
+if TYPE_CHECKING:
+    from ..temporal.question import TemporalQuery
 
 SCOPES = ("auto", "none")  # auto: scope by the speakers and sources a question names
 MODES = ("hard_filter", "decay", "evolution", "comparison", "hybrid", "blind")
@@ -27,7 +31,6 @@ INTENT_MODE = {
     "comparison": "comparison",
     "none": "hybrid",
 }
-MODE_INTENT = {v: k for k, v in INTENT_MODE.items()}
 # The mild recency prior of questions with no time in them: among equals, the newer first.
 PRIOR_DELTA = 0.1
 PRIOR_TAU = 5 * 365.0
@@ -76,11 +79,11 @@ class Hit:
         return out
 
 
-@dataclass
+@dataclass(frozen=True)
 class SearchResult:
     """What a search returns: the reading of the question, the mode, and the hits."""
 
-    query: Any  # trag_tui.temporal.question.TemporalQuery
+    query: TemporalQuery
     mode: str
     reason: str
     hits: list[Hit]
@@ -112,6 +115,13 @@ def _day(d: dt.date | None) -> int | None:
     return to_day(d)
 
 
+def _day_of(d: dt.date) -> int:
+    """The day number of a date that is there (as_of, a period's end)."""
+    day = to_day(d)
+    assert day is not None
+    return day
+
+
 class Retriever:
     """Hybrid candidates for one index: lexical and dense from its backend, fused, inside a day range."""
 
@@ -134,8 +144,9 @@ class Retriever:
             self._qvec_cache[text] = self.index.embedder.encode([text])[0]
         return self._qvec_cache[text]
 
-    def _session(self) -> bool:
-        """True from the second retrieval on an open index: then in-memory aids pay for themselves."""
+    def _note_question(self) -> bool:
+        """Count this retrieval on the open index; True from the second on, when the in-memory
+        aids (word postings, the vector matrix) pay for building them."""
         asked = self.index.derived("questions", lambda: [0])
         asked[0] += 1
         return asked[0] > 1
@@ -155,7 +166,7 @@ class Retriever:
     def candidates(self, text: str, days: DayRange, limit: int) -> tuple[scoring.Ranked, dict[str, dict[int, float]], float]:
         """Fused candidates, the per-list scores, and lexical/dense agreement."""
         s, scope, backend = self.settings, self.scope, self.backend
-        session = self._session()
+        session = self._note_question()
         lists: list[scoring.Ranked] = []
         if scope is None or not scope.filter:
             lists += self._pair(text, days, limit, session)
@@ -167,7 +178,7 @@ class Retriever:
             lists += self._pair(text, days, limit, session, scope)
         weights = [s.bm25_weight, s.dense_weight] * (len(lists) // 2)
         fused = scoring.fuse(lists, weights, s.fusion, s.rrf_k)
-        if inside is not None and not scope.filter:
+        if inside is not None and scope is not None and not scope.filter:
             fused = scoring.prefer(fused, inside, SCOPE_PRIOR)
         if scope is not None and scope.narrow:
             fused = scoring.prefer(fused, backend.scope_chunks(scope, narrow=True), NARROW_PRIOR)
@@ -251,13 +262,10 @@ def search(index: Index, question: str | Any, *, as_of: dt.date | None = None, k
     if settings.scope == "auto" and chosen != "blind":
         scope = facet_index(index).scope(tq.question)
     run = {
-        "hard_filter": _point_in_time, "decay": _current, "evolution": _evolution,
-        "comparison": _comparison, "hybrid": _plain, "blind": _blind,
+        "hard_filter": _point_in_time, "decay": _decay, "evolution": _evolution,
+        "comparison": _comparison, "hybrid": _hybrid, "blind": _blind,
     }[chosen]
-    result = run(retriever.scoped(scope), tq, k, settings, halt)
-    result.reason = reason
-    result.scope = scope
-    return result
+    return replace(run(retriever.scoped(scope), tq, k, settings, halt), reason=reason, scope=scope)
 
 
 def _finish(tq, mode: str, ranked: scoring.Ranked, info, parts, agree: float, k: int,
@@ -268,11 +276,11 @@ def _finish(tq, mode: str, ranked: scoring.Ranked, info, parts, agree: float, k:
     return SearchResult(tq, mode, "", hits, confidence)
 
 
-def _plain(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchResult:
+def _hybrid(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchResult:
     days = _as_of_range(None, None, tq.as_of, undated=True)
     ranked, info, parts, agree = _rank(r, tq.semantic_query, days, s.candidates, s)
     # A mild recency prior: among equals, the newer passage first.
-    as_of_day = _day(tq.as_of)
+    as_of_day = _day_of(tq.as_of)
     tau = s.tau  # a user's time scale is used as given; 0 reads it from the publication cadence
     if s.tau <= 0:
         tau = scoring.cadence_tau([info[u].day for u, _ in ranked], PRIOR_CADENCES, PRIOR_TAU)
@@ -291,10 +299,10 @@ def _blind(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchResult:
 def _point_in_time(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchResult:
     start, end = tq.start, tq.end
     if start is not None and start > tq.as_of:
-        res = SearchResult(tq, "hard_filter", "", [], 0.0)
-        res.empty_reason = f"the period starts after the as-of date {tq.as_of.isoformat()}"
-        res.nearest = nearest_periods(r, tq, k)
-        return res
+        return SearchResult(
+            tq, "hard_filter", "", [], 0.0,
+            empty_reason=f"the period starts after the as-of date {tq.as_of.isoformat()}",
+            nearest=nearest_periods(r, tq, k))
     days = _as_of_range(start, end, tq.as_of, undated=False)
     ranked, info, parts, agree = _rank(r, tq.semantic_query, days, s.candidates, s)
     from ..temporal.question import soft_edge
@@ -310,8 +318,9 @@ def _point_in_time(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchR
             parts[name] = {**values, **parts[name]}
     res = _finish(tq, "hard_filter", ranked, info, parts, agree, k, halt)
     if not res.hits:
-        res.empty_reason = f"no documents from {_period_label(start, min(end, tq.as_of) if end else tq.as_of)}"
-        res.nearest = nearest_periods(r, tq, k)
+        searched = period_label(start, min(end, tq.as_of) if end else tq.as_of)
+        res = replace(res, empty_reason=f"no documents from {searched}",
+                      nearest=nearest_periods(r, tq, k))
     return res
 
 
@@ -320,9 +329,9 @@ def recency_strength(tq) -> float:
     return 1.0 if tq.recency_cue else 0.5
 
 
-def _current(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchResult:
+def _decay(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchResult:
     days = _as_of_range(None, tq.end, tq.as_of, undated=False)
-    end_day = _day(min(tq.end, tq.as_of) if tq.end else tq.as_of)
+    end_day = _day_of(min(tq.end, tq.as_of) if tq.end else tq.as_of)
     fused, parts, agree = r.candidates(tq.semantic_query, days, s.candidates)
     info = r.backend.chunk_info([u for u, _ in fused])
     gap = scoring.cadence([info[u].day for u, _ in fused])
@@ -359,7 +368,8 @@ def _evolution(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchResul
     ranked, also = _collapse(ranked, info)
     pool = ranked[: s.evolution_pool]
     picked = scoring.coverage_pick(
-        [(u, sc, info[u].day) for u, sc in pool if info[u].day is not None], k, buckets=max(3, k // 2))
+        [(u, sc, day) for u, sc in pool if (day := info[u].day) is not None], k,
+        buckets=max(3, k // 2))
     groups = dict(picked)
     order = {u: i for i, (u, _) in enumerate(picked)}
     chosen = sorted(((u, sc) for u, sc in pool if u in groups), key=lambda x: order[x[0]])
@@ -375,7 +385,7 @@ def _comparison(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchResu
     confidences = []
     empty = []
     for start, end in periods:
-        label = _period_label(start, end)
+        label = _period_key(start, end)
         if start is not None and start > tq.as_of:
             empty.append(label)
             continue
@@ -387,14 +397,15 @@ def _comparison(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchResu
         if not part.hits:
             empty.append(label)
         hits.extend(part.hits)
-    res = SearchResult(tq, "comparison", "", hits, min(confidences) if confidences else 0.0)
-    res.periods = [(a.isoformat() if a else None, b.isoformat() if b else None) for a, b in periods]
-    if empty:
-        res.empty_reason = "no documents from " + " or ".join(empty)
-    return res
+    return SearchResult(
+        tq, "comparison", "", hits, min(confidences) if confidences else 0.0,
+        periods=[(a.isoformat() if a else None, b.isoformat() if b else None) for a, b in periods],
+        empty_reason="no documents from " + " or ".join(empty) if empty else None)
 
 
-def _period_label(start: dt.date | None, end: dt.date | None) -> str:
+def _period_key(start: dt.date | None, end: dt.date | None) -> str:
+    """The group key of a comparison period's hits (exact, for the context blocks to match);
+    what people read is `labels.period_label`."""
     a = start.isoformat() if start else "the beginning"
     b = end.isoformat() if end else "now"
     return a if start and end and start == end else f"{a} .. {b}"
