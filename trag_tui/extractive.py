@@ -115,6 +115,17 @@ def _role_match(question_words: set[str], source: Source) -> bool:
         and len(words & question_words) >= max(1, len(words) - 1)
 
 
+def _speaks_as_asked(question_words: set[str], source: Source) -> bool:
+    """Is the source a speech by someone in the office the question asks about?"""
+    return bool(source.speaker) and _role_match(question_words, source)
+
+
+def _new_names(text: str, question: str) -> list[str]:
+    """The people a text names that the question does not name already."""
+    asked = question.lower()
+    return [n for n in person_names(text) if n.lower() not in asked]
+
+
 def _named(question: str, source: Source) -> bool:
     """Does the question name the source's speaker (a surname is enough)?"""
     speaker = source.speaker or ""
@@ -155,9 +166,8 @@ def rank(question: str, sources: Sequence[Source], *, mode: str | None = None, e
     order = {id(s): i for i, s in enumerate(sorted(sources, key=lambda s: -s.score))}
     # Who said it is part of the question: "What did the Chancellor say…", "What did Senator
     # Lott say…". When some source is theirs, the others' sentences are not the answer.
-    theirs = {id(s) for s in sources
-              if (s.speaker and _role_match(qwords, s)) or _named(question, s)}
-    named_speaker = any(_named(question, s) for s in sources)
+    named = {id(s) for s in sources if _named(question, s)}
+    theirs = named | {id(s) for s in sources if _speaks_as_asked(qwords, s)}
     out = []
     for (s, sentence, position), sim, first in zip(rows, sims, lead):
         words = content_words(sentence)
@@ -173,13 +183,11 @@ def rank(question: str, sources: Sequence[Source], *, mode: str | None = None, e
         if id(s) in theirs:
             # For "who is the Chancellor" the speaker in that office IS the answer; for "who
             # did Harry Reid honor" the speaker is named, so the answer is someone else.
-            score += 0.6 if kind == "person" and not named_speaker else 0.3
+            score += 0.6 if kind == "person" and not named else 0.3
         elif theirs:
             score -= 0.2
-        if kind == "person":
-            qnames = question.lower()
-            if any(n.lower() not in qnames for n in person_names(sentence)):
-                score += 0.25
+        if kind == "person" and gives(kind, sentence, question):
+            score += 0.25
         elif kind == "date" and gives(kind, sentence, question, s.date):
             score += 0.15
         elif kind == "number":
@@ -232,7 +240,7 @@ def render_pick(c: Candidate, question: str, kind: str | None) -> str:
             and reported.label.lower() not in c.sentence.lower():
         # "(yesterday: 7 May 2023)"; a sentence that already says "October 2025" needs no tag
         after = f" ({reported.expression}: {reported.label})"
-    if kind == "person" and speaker and _role_match(content_words(question), s):
+    if kind == "person" and _speaks_as_asked(content_words(question), s):
         head = f"{speaker}, speaking as {role}" + (f" on {when}" if when else "")
         return f"{head} [{s.number}]: {_quote(c.sentence)}{after}"
     if speaker:
@@ -252,8 +260,7 @@ def gives(kind: str | None, text: str, question: str, said_on: str | None = None
     already, a figure stated as a level, a date? A time told relative to the day it was said
     ("last week", "two years ago") is a date once that day is known."""
     if kind == "person":
-        qnames = question.lower()
-        return any(n.lower() not in qnames for n in person_names(text))
+        return bool(_new_names(text, question))
     if kind == "number":
         return stated_figures(text)[0] > 0
     if kind == "date":
@@ -264,17 +271,16 @@ def gives(kind: str | None, text: str, question: str, said_on: str | None = None
 
 def _holds(c: Candidate, question: str, kind: str | None) -> bool:
     """Does the sentence hold what the answer type asks for?"""
-    if kind == "person" and c.source.speaker and not _named(question, c.source) \
-            and _role_match(content_words(question), c.source):
+    if kind == "person" and not _named(question, c.source) \
+            and _speaks_as_asked(content_words(question), c.source):
         return True  # the speaker, in the office asked about
     return gives(kind, c.sentence, question, c.source.date)
 
 
 def _salience(c: Candidate, question: str) -> int:
     """How often the source mentions the people a sentence names (by any part of the name)."""
-    qnames = question.lower()
     counts = [max(len(re.findall(rf"\b{re.escape(part)}\b", c.source.passage)) for part in name.split())
-              for name in person_names(c.sentence) if name.lower() not in qnames]
+              for name in _new_names(c.sentence, question)]
     return max(counts, default=0)
 
 
