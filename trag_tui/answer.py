@@ -40,8 +40,8 @@ from .text_words import content_words
 
 EVIDENCE_LINES = 4
 EVIDENCE_WORDS = 45
-NO_CITATION_NOTE = ("No generated sentence was supported by its sources; the answer above is "
-                    "quoted from them.")
+NO_CITATION_NOTE = ("No generated sentence passed the check against the sources; the answer "
+                    "above is quoted from them.")
 NO_MODEL_NOTE = "No model was used; the answer above is quoted from the sources."
 CONTEXT_SENTENCES = 6  # what a small model is shown
 ANSWER_TOKENS = 160  # one to three sentences; past that a small model only wanders
@@ -544,6 +544,12 @@ def sigint_cancels(cancel: threading.Event) -> Iterator[threading.Event]:
 # -- rendering ------------------------------------------------------------------------------
 
 
+def dropped_note(n: int) -> str:
+    """What the reader is told of generated sentences the gate kept back (both shells)."""
+    return (f"Not shown: {n} generated sentence{'s' if n > 1 else ''} that the check kept "
+            "back: not stated by the sources, or not an answer to the question")
+
+
 def render_answer(done: Done, *, with_answer: bool = True) -> str:
     """The answer, its Evidence and its Sources as Markdown-ish text for a terminal.
 
@@ -561,9 +567,7 @@ def render_answer(done: Done, *, with_answer: bool = True) -> str:
     elif done.extractive:
         lines += ["", NO_CITATION_NOTE]
     if done.dropped:
-        n = len(done.dropped)
-        lines += ["", f"Not shown: {n} generated sentence{'s' if n > 1 else ''} that the "
-                  "sources do not support (listed under `dropped` in --json)."]
+        lines += ["", dropped_note(len(done.dropped)) + " (listed under `dropped` in --json)."]
     if done.invalid_citations:
         lines += ["", "Removed citations of sources that do not exist: "
                   + ", ".join(f"[{n}]" for n in done.invalid_citations) + "."]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..answer import NO_CITATION_NOTE, NO_MODEL_NOTE
+from ..answer import NO_CITATION_NOTE, NO_MODEL_NOTE, dropped_note
 
 STOPPED = "*(stopped)*"
 _SPECIAL = re.compile(r"([\\`*_\[\]<>#|])")
@@ -44,12 +44,10 @@ def shown_markdown(done: Any) -> str:
     if done.invalid_citations:
         parts.append("*Removed citations of sources that do not exist: "
                      + ", ".join(f"\\[{n}\\]" for n in done.invalid_citations) + ".*")
-    if getattr(done, "extractive", False) and done.answer.strip():
+    if done.extractive and done.answer.strip():
         parts.append(f"*{NO_CITATION_NOTE if done.messages else NO_MODEL_NOTE}*")
-    dropped = len(getattr(done, "dropped", ()))
-    if dropped:
-        parts.append(f"*Not shown: {dropped} generated sentence{'s' if dropped > 1 else ''} "
-                     "that the sources do not support.*")
+    if done.dropped:
+        parts.append(f"*{dropped_note(len(done.dropped))}.*")
     if done.evidence:
         lines = ["**Evidence**", ""]
         lines += [f"- [{e.number}] {e.date or 'undated'} — “{escape(e.sentence)}”"
