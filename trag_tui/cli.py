@@ -614,12 +614,11 @@ def plugins(as_json):
     """Embedders and generators: the built-ins and those installed packages register."""
     from .plugins import embedders, generators
 
+    registries = (("embedder", embedders()), ("generator", generators()))
     rows = [{"kind": kind, "name": p.name, "provider": p.provider}
-            for kind, registry in (("embedder", embedders()), ("generator", generators()))
-            for p in registry.plugins()]
+            for kind, registry in registries for p in registry.plugins()]
     failures = [{"kind": kind, "entry_point": name, "error": why}
-                for kind, registry in (("embedder", embedders()), ("generator", generators()))
-                for name, why in registry.failures.items()]
+                for kind, registry in registries for name, why in registry.failures.items()]
     if as_json:
         _echo_json({"plugins": rows, "failures": failures}, indent=2)
         return
