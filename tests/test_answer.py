@@ -44,6 +44,7 @@ from trag_tui.context import (
 )
 from trag_tui.generation import GenerationError, estimate_tokens
 from trag_tui.retrieval.modes import Hit, SearchResult
+from trag_tui.sentences import quotable
 from trag_tui.settings import Settings
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -623,3 +624,18 @@ def test_ask_empty_period_end_to_end(small_index):
                     generator=gen))[-1]
     assert gen.calls == [] and done.no_documents
     assert "There are no documents from 2014" in done.answer
+
+
+def test_window_starts_at_a_whole_sentence_that_can_be_quoted():
+    # Cutting "…LIHEAP, I want to thank … for introducing the IDEA legislation" mid-sentence
+    # lost the very sentence the question needed; the window starts where a sentence starts.
+    sentences_ = [f"Sentence number {i} says something about topic {i} at length today." for i in range(40)]
+    parent = " ".join(sentences_)
+    chunk = " ".join(sentences_[30:33])
+    text, cut = window(parent, chunk, 120, estimate_tokens)
+    assert cut and chunk in text
+    assert text.startswith("… Sentence number")
+    assert quotable(text)[0].startswith("Sentence number")
+    # a cut inside a sentence is still marked "…word" and not quoted
+    assert quotable("…topic 3 at length today. Sentence number 4 says it.") == [
+        "Sentence number 4 says it."]

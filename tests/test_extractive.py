@@ -208,3 +208,41 @@ def test_the_person_answer_is_whom_the_source_talks_about_not_a_place_it_names()
     picks = extract(q, ranked, mode="hard_filter")
     assert any("Verlie Doing" in p.sentence for p in picks)
     assert "Verlie Doing has touched every life" in quoted_answer(q, picks)
+
+
+def test_the_sentence_after_a_quoted_one_joins_the_excerpt_more_easily():
+    # The sentence carrying the point ("special needs") shares no word with the question; it
+    # joins because it follows the quoted one, while an equally weak remote one does not.
+    passage = ("I thank Senator Frist for introducing the IDEA legislation today. "
+               "This issue, helping the special needs of children in education, matters to "
+               "millions of families. We met at the committee on Tuesday afternoon. "
+               "The weather in the capital was cold and wet all week long.")
+    sources = [Source(1, "k", "1997-01-28", "IDEA", "Edward M. Kennedy", passage, score=0.9)]
+    q = "What did Senator Kennedy say about IDEA legislation?"
+    ranked = rank(q, sources, mode="hybrid")
+    assert ranked[0].position == 0
+    follower = next(c for c in ranked if c.position == 1)
+    assert 0.5 * ranked[0].score <= follower.score < 0.6 * ranked[0].score
+    text = quoted_answer(q, extract(q, ranked, mode="hybrid"))
+    assert "special needs" in text and "weather" not in text
+
+
+def test_who_and_when_without_a_subject_quotes_the_opening_of_the_longest_statement():
+    long = ("There will be no recorded votes for the remainder of the day. Members may attend "
+            "committee hearings this afternoon. We hope to debate the nominee this afternoon. "
+            "We will let Senators know later in the day.")
+    sources = [
+        Source(1, "a", "1997-01-28", "Schedule", "Trent Lott", "We will check into it.",
+               score=0.95),
+        Source(2, "b", "1997-01-28", "Schedule", "Trent Lott", long, score=0.9),
+        Source(3, "c", "1997-01-28", "Schedule", "John Warner",
+               "Senator Lott said we would vote tomorrow.", score=0.99),
+    ]
+    q = "What did Senator Lott say?"
+    ranked = rank(q, sources, mode="hard_filter")
+    assert (ranked[0].source.number, ranked[0].position) == (2, 0)
+    assert "no recorded votes" in quoted_answer(q, extract(q, ranked, mode="hard_filter"))
+    # a question with a subject is ranked by the subject, not by where the sentence stands
+    q = "What did Senator Lott say about the debate on the nominee?"
+    ranked = rank(q, sources, mode="hard_filter")
+    assert "debate the nominee" in ranked[0].sentence

@@ -172,7 +172,41 @@ def window(passage: str, chunk: str, limit: int, count: TokenCounter) -> tuple[s
         lo, hi = max(0, lo - e), min(n, hi + e)
         hi += _largest(n - hi, lambda r: fits(lo, hi + r))
         lo -= _largest(lo, lambda left: fits(lo - left, hi))
-    return _sentence_cut(_join(words, lo, hi)), True
+        lo, hi = _sentence_start(passage, words, lo, hi, first, fits)
+    text = _sentence_cut(_join(words, lo, hi))
+    if lo > 0 and lo in _sentence_starts(passage):
+        text = "… " + text[1:]  # a whole first sentence: "… " where "…word" is a cut one
+    return text, True
+
+
+def _sentence_starts(passage: str) -> list[int]:
+    """The word offsets where the passage's sentences start (empty when the segmenter's
+    sentences do not add up to the passage's words)."""
+    starts, at = [], 0
+    for part in sentences.split(passage):
+        starts.append(at)
+        at += len(part.split())
+    return starts if at == len(passage.split(" ")) else []
+
+
+def _sentence_start(passage: str, words: list[str], lo: int, hi: int, first: int,
+                    fits: Callable[[int, int], bool]) -> tuple[int, int]:
+    """Move a window's start back to the start of the sentence it falls in, giving up words
+    at the end instead, when the match stays inside; else forward to the next sentence.
+
+    A window that starts mid-sentence loses that sentence: it cannot be quoted or checked
+    against ("…LIHEAP, I want to thank … for introducing the IDEA legislation" was the very
+    sentence a question about IDEA needed).
+    """
+    starts = _sentence_starts(passage) if lo > 0 else []
+    if not starts or lo in starts:
+        return lo, hi
+    back = max(s for s in starts if s < lo)
+    end = back + _largest(hi - back, lambda r: fits(back, back + r))
+    if end > first and end - back >= 0.6 * (hi - lo):
+        return back, end
+    ahead = [s for s in starts if lo < s < hi]
+    return (ahead[0], hi) if ahead and ahead[0] <= first else (lo, hi)
 
 
 def _largest(upper: int, ok: Callable[[int], bool]) -> int:

@@ -133,6 +133,19 @@ def _named(question: str, source: Source) -> bool:
     return bool(parts) and re.search(r"\b" + re.escape(parts[-1]) + r"\b", question) is not None
 
 
+_SAYING = content_words("say said says tell told speak spoke talk talked mention mentioned "
+                        "state stated announce announced")
+
+
+def _topic(question_words: set[str], sources: Sequence[Source], theirs: set[int]) -> set[str]:
+    """The question's words that are not who speaks, their office, or a verb of saying."""
+    who: set[str] = set(_SAYING) | content_words(" ".join(_NOT_NAMES))
+    for s in sources:
+        if id(s) in theirs:
+            who |= content_words(f"{s.speaker or ''} {s.role or ''}")
+    return question_words - who
+
+
 def rank(question: str, sources: Sequence[Source], *, mode: str | None = None, embedder=None,
          kind: str | None = None) -> list[Candidate]:
     """Every sentence of the sources, best answer first.
@@ -168,11 +181,18 @@ def rank(question: str, sources: Sequence[Source], *, mode: str | None = None, e
     # Lott say…". When some source is theirs, the others' sentences are not the answer.
     named = {id(s) for s in sources if _named(question, s)}
     theirs = named | {id(s) for s in sources if _speaks_as_asked(qwords, s)}
+    gist = kind is None and bool(theirs) and not _topic(qwords, sources, theirs)
+    longest = max((len(s.passage.split()) for s in sources if id(s) in theirs), default=1)
     out = []
     for (s, sentence, position), sim, first in zip(rows, sims, lead):
         words = content_words(sentence)
         lex = len(qwords & words) / len(qwords) if qwords else 0.0
         score = float(sim) + 0.5 * lex + 0.1 * first
+        if gist and id(s) in theirs:
+            # "What did Senator Lott say on 28 January 1997?" names who and when but no
+            # subject, so likeness to the question means nothing: the gist of what they said
+            # is the opening of their longest statement.
+            score += 0.4 * max(0.0, 1.0 - position / 4) + 0.3 * len(s.passage.split()) / longest
         n = len(sentence.split())
         if n > QUOTE_WORDS:
             score -= 0.1
@@ -249,7 +269,7 @@ def render_pick(c: Candidate, question: str, kind: str | None) -> str:
     return f"{_quote(c.sentence)} [{s.number}]" + (f" ({when})" if when else "") + after
 
 
-EXCERPT_WORDS = 90  # an open question's quoted excerpt from one source, at most
+EXCERPT_WORDS = 100  # an open question's quoted excerpt from one source, at most
 
 
 WANTED = {"person": "person", "number": "figure", "date": "date"}
@@ -332,8 +352,13 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
         return picks
     words = len(top.sentence.split())
     for c in ranked[1:]:
+        # The sentence right after a quoted one usually carries its point on ("This issue, in
+        # terms of … special needs …" after "for introducing the IDEA legislation"), so it
+        # needs less to join than one from elsewhere in the speech.
+        follows = any(c.position == p.position + 1 for p in picks)
         if c.source is top.source and c.sentence != top.sentence \
-                and c.score >= 0.6 * top.score and words + len(c.sentence.split()) <= EXCERPT_WORDS:
+                and c.score >= (0.5 if follows else 0.6) * top.score \
+                and words + len(c.sentence.split()) <= EXCERPT_WORDS:
             picks.append(c)
             words += len(c.sentence.split())
         if len(picks) == 3:

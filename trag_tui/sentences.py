@@ -51,14 +51,14 @@ _MARKUP = re.compile(r"^#+\s*|\*\*|__")
 def quotable(passage: str, language: str = "en") -> list[str]:
     """The whole sentences of a passage, fit to quote or to check a claim against.
 
-    A passage trimmed to fit the prompt starts or ends mid-sentence (marked "…"); those pieces
-    are left out, since "The Defence Secretary, my right hon." is not what the source says.
+    A passage trimmed to fit the prompt may start or end mid-sentence (marked "…" joined to the
+    word; "… " before a whole sentence); those pieces are left out, since "The Defence Secretary, my right hon." is not what the source says.
     Markdown emphasis and heading marks are dropped from the text.
     """
     text = (passage or "").strip()
     parts = split(text, language)
     if text.endswith("…") and parts:
         parts = parts[:-1]
-    if text.startswith("…") and parts:
-        parts = parts[1:]
+    if text.startswith("…") and not text.startswith("… ") and parts:
+        parts = parts[1:]  # "…word": cut mid-sentence; "… Word": a whole sentence follows
     return [t for t in (_MARKUP.sub("", p).strip() for p in parts) if t]
