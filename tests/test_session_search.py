@@ -11,7 +11,7 @@ import pytest
 from tests.fakes import jsonl_index
 from trag_tui.indexer import Indexer
 from trag_tui.retrieval import candidates as cand
-from trag_tui.retrieval.candidates import DayRange, DaySpread, DenseMatrix, Vocabulary
+from trag_tui.retrieval.candidates import DayRange, DenseMatrix, Vocabulary
 from trag_tui.retrieval.modes import Retriever, search
 from trag_tui.store import to_day
 
@@ -59,27 +59,38 @@ def test_vectors_in_memory_match_vec0(idx, days):
                 abs(s - t) < 1e-5 for _, t in sql) and uid not in score
 
 
+def _same_ranking(got, want):
+    """The same scores in the same order; ids may differ only among tied scores."""
+    assert np.allclose([s for _, s in got], [s for _, s in want], atol=1e-9)
+    score = dict(want)
+    for uid, s in got:
+        assert uid in score or any(abs(s - t) < 1e-9 for _, t in want)
+
+
 @pytest.mark.parametrize("days", RANGES)
-def test_fts_shortcut_is_exact(idx, days):
-    spread = DaySpread(idx.conn)
+def test_lexical_matches_in_memory_match_the_joined_query(idx, days):
+    matches = cand.LexicalMatches(idx.conn)
     vocab = Vocabulary(idx.conn)
+    ids = np.asarray([r[0] for r in idx.conn.execute(
+        "SELECT id FROM chunks WHERE searchable = 1 ORDER BY id")], dtype=np.int64)
+    some = ids[::3]  # a scope: every third chunk
     for text in ("inflation wages", "navy ports fishing tariffs", "harvest"):
         terms = vocab.terms(text)
         assert terms
         joined = cand.fts_candidates(idx.conn, terms, 25, days)
-        for share in (spread.share(days), 0.5, 1.0 if spread.share(days) == 1.0 else 0.6):
-            assert cand.fts_candidates(idx.conn, terms, 25, days, share) == joined
+        _same_ranking(matches.search(terms, 25, days), joined)
+        everything = cand.fts_candidates(idx.conn, terms, 10**6, days)
+        inside = [(u, s) for u, s in everything if u in set(some.tolist())][:25]
+        _same_ranking(matches.search(terms, 25, days, within=some), inside)
 
 
-def test_day_spread_counts_the_range(idx):
-    spread = DaySpread(idx.conn)
-    total = idx.conn.execute("SELECT count(*) FROM chunks WHERE searchable = 1").fetchone()[0]
-    in_2005 = idx.conn.execute(
-        "SELECT count(*) FROM chunks WHERE searchable = 1 AND day BETWEEN ? AND ?",
-        (to_day(dt.date(2005, 1, 1)), to_day(dt.date(2005, 12, 31)))).fetchone()[0]
-    assert spread.share(DayRange()) == 1.0
-    assert spread.share(RANGES[2]) == pytest.approx(in_2005 / total)
-    assert spread.share(RANGES[4]) == 0.0
+def test_lexical_matches_keep_a_few_questions(idx):
+    matches = cand.LexicalMatches(idx.conn)
+    vocab = Vocabulary(idx.conn)
+    for word in WORDS[:10]:
+        matches.search(vocab.terms(word), 5, DayRange())
+    assert len(matches._kept) == cand.LexicalMatches.KEEP
+    assert matches.search([], 5, DayRange()) == []
 
 
 def test_vocabulary_budget_keeps_the_rarest(idx, monkeypatch):

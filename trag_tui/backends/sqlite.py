@@ -1,8 +1,9 @@
 """The default backend: the one SQLite file answers candidate queries itself.
 
 FTS5 and sqlite-vec answer a single question without loading anything; from a session's second
-question on, the vectors are scanned in memory and a wide range's lexical matches are fetched
-without a join (trag_tui.retrieval.candidates holds the SQL and the reasons).
+question on, the vectors are scanned in memory and a question's lexical matches are fetched
+once, without a join, and cut to each day range and scope in memory
+(trag_tui.retrieval.candidates holds the SQL and the reasons).
 """
 from __future__ import annotations
 
@@ -16,8 +17,8 @@ from ..retrieval.candidates import (
     VEC_K_LIMIT,
     ChunkInfo,
     DayRange,
-    DaySpread,
     DenseMatrix,
+    LexicalMatches,
     Vocabulary,
     chunk_info,
     dense_candidates,
@@ -41,10 +42,11 @@ class SQLiteBackend:
                 session: bool = False) -> scoring.Ranked:
         conn = self.index.conn
         terms = self.index.derived("vocabulary", lambda: Vocabulary(conn)).terms(text)
-        if scope is not None:
-            return fts_candidates(conn, terms, limit, days, within=scope.facet_ids)
-        share = self.index.derived("day_spread", lambda: DaySpread(conn)).share(days) if session else 0.0
-        return fts_candidates(conn, terms, limit, days, share)
+        if session:
+            matches = self.index.derived("lexical_matches", lambda: LexicalMatches(conn))
+            return matches.search(terms, limit, days,
+                                  within=self.scope_chunks(scope) if scope is not None else None)
+        return fts_candidates(conn, terms, limit, days, within=scope.facet_ids if scope else None)
 
     def dense(self, vector: np.ndarray, limit: int, days: DayRange, scope: Scope | None = None,
               session: bool = False) -> scoring.Ranked:

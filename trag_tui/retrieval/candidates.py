@@ -164,81 +164,85 @@ class DenseMatrix:
 
 
 def fts_candidates(
-    conn: sqlite3.Connection, terms: list[str], limit: int, days: DayRange, share: float = 0.0,
+    conn: sqlite3.Connection, terms: list[str], limit: int, days: DayRange,
     within: tuple[int, ...] | None = None,
 ) -> Ranked:
     """BM25 candidates (higher is better) for an OR of terms, inside the day range (and inside
-    the documents of the facets `within`, when given).
-
-    `share` is the part of the index the range holds. When it is large, the best matches of
-    the whole index are fetched first (no join) and kept if they are inside the range: when
-    at least `limit` of them are, they are exactly the range's best. Otherwise, and for narrow
-    ranges, the day constraint is joined into the match query itself.
-    """
+    the documents of the facets `within`, when given), with the day constraint joined into the
+    match query itself."""
     if not terms:
         return []
     match = " OR ".join(terms)
     lo, hi = days.bounds()
     # Undated chunks pass exactly when the vec0 sentinel would: no lower bound, undated allowed.
-    with_null = days.include_undated and days.lo is None
+    day_sql = "(c.day BETWEEN ? AND ?" + (" OR c.day IS NULL)" if days.include_undated and days.lo is None else ")")
+    scope_sql, scope_args = "", ()
     if within:
-        marks = ",".join("?" * len(within))
-        day_sql = "(c.day BETWEEN ? AND ?" + (" OR c.day IS NULL)" if with_null else ")")
-        rows = conn.execute(
-            "SELECT f.rowid, bm25(chunk_fts, 1.0, 0.5) AS s FROM chunk_fts f "
-            "JOIN chunks c ON c.id = f.rowid "
-            f"WHERE chunk_fts MATCH ? AND {day_sql} AND c.document_id IN "
-            f"(SELECT document_id FROM document_facets WHERE facet_id IN ({marks})) ORDER BY s LIMIT ?",
-            (match, lo, hi, *within, limit),
-        ).fetchall()
-        return [(int(uid), -float(s)) for uid, s in rows]
-    if share >= 0.5:
-        fetch = int(limit * 2 / share) + 1
-        rows = conn.execute(
-            "SELECT rowid, bm25(chunk_fts, 1.0, 0.5) AS s FROM chunk_fts "
-            "WHERE chunk_fts MATCH ? ORDER BY s LIMIT ?", (match, fetch)).fetchall()
-        complete = len(rows) < fetch  # every match was fetched
-        if share < 1.0:
-            day_of = _days(conn, [uid for uid, _ in rows])
-            rows = [(uid, sc) for uid, sc in rows if _within(day_of.get(uid), lo, hi, with_null)]
-        if complete or len(rows) >= limit:
-            return [(int(uid), -float(sc)) for uid, sc in rows[:limit]]
-    day_sql = "(c.day BETWEEN ? AND ?" + (" OR c.day IS NULL)" if with_null else ")")
+        scope_sql = (" AND c.document_id IN (SELECT document_id FROM document_facets WHERE "
+                     f"facet_id IN ({','.join('?' * len(within))}))")
+        scope_args = tuple(within)
     rows = conn.execute(
         "SELECT f.rowid, bm25(chunk_fts, 1.0, 0.5) AS s FROM chunk_fts f "
         "JOIN chunks c ON c.id = f.rowid "
-        f"WHERE chunk_fts MATCH ? AND {day_sql} ORDER BY s LIMIT ?",
-        (match, lo, hi, limit),
+        f"WHERE chunk_fts MATCH ? AND {day_sql}{scope_sql} ORDER BY s LIMIT ?",
+        (match, lo, hi, *scope_args, limit),
     ).fetchall()
     return [(int(uid), -float(s)) for uid, s in rows]
 
 
-def _days(conn: sqlite3.Connection, ids: list[int]) -> dict[int, int | None]:
-    out: dict[int, int | None] = {}
-    for part, marks in id_batches(ids):
-        out.update(conn.execute(f"SELECT id, day FROM chunks WHERE id IN ({marks})", part))
-    return out
+class LexicalMatches:
+    """Every BM25 match of a question's words, fetched once and cut in memory, for sessions.
 
+    Scoring the matches is nearly all of an FTS5 query's cost, and a join on the day or the
+    scope's documents does not make it cheaper; yet one question asks for the same words
+    several times (the whole range and the named source's documents, each period of a
+    comparison). So the matches are fetched once without a join and kept for the last few
+    questions; each call keeps those inside its day range and scope and takes the best.
+    """
 
-def _within(day: int | None, lo: int, hi: int, with_null: bool) -> bool:
-    return with_null if day is None else lo <= day <= hi
-
-
-class DaySpread:
-    """The searchable chunks' days, sorted: how much of the index a day range holds, at once."""
+    KEEP = 4  # questions whose matches are kept
 
     def __init__(self, conn: sqlite3.Connection):
-        days = [UNKNOWN_DAY if d is None else d
-                for (d,) in conn.execute("SELECT day FROM chunks WHERE searchable = 1")]
-        self.days = np.sort(np.asarray(days, dtype=np.int64))
+        self.conn = conn
+        rows = conn.execute("SELECT id, day FROM chunks WHERE searchable = 1").fetchall()
+        top = max((r[0] for r in rows), default=0)
+        self.day_of = np.full(top + 1, UNKNOWN_DAY, dtype=np.int64)
+        for uid, day in rows:
+            if day is not None:
+                self.day_of[uid] = day
+        self._kept: dict[str, tuple[np.ndarray, np.ndarray]] = {}
 
-    def share(self, days: DayRange) -> float:
-        """Share of searchable chunks inside the range (1.0 for an empty index)."""
-        if not len(self.days):
-            return 1.0
+    def _matches(self, match: str) -> tuple[np.ndarray, np.ndarray]:
+        if match not in self._kept:
+            rows = self.conn.execute(
+                "SELECT rowid, bm25(chunk_fts, 1.0, 0.5) FROM chunk_fts WHERE chunk_fts MATCH ?",
+                (match,)).fetchall()
+            table = np.asarray(rows, dtype=np.float64).reshape(-1, 2)
+            ids, scores = table[:, 0].astype(np.int64), -table[:, 1]
+            known = ids < len(self.day_of)  # a text row without its chunk is not a match
+            ids, scores = ids[known], scores[known]
+            if len(self._kept) >= self.KEEP:
+                self._kept.pop(next(iter(self._kept)))
+            self._kept[match] = (ids, scores)
+        return self._kept[match]
+
+    def search(self, terms: list[str], limit: int, days: DayRange,
+               within: np.ndarray | None = None) -> Ranked:
+        """The best `limit` matches inside the day range (and among the chunk ids `within`)."""
+        if not terms or not len(self.day_of):
+            return []
+        ids, scores = self._matches(" OR ".join(terms))
         lo, hi = days.bounds()
-        n = np.searchsorted(self.days, hi, "right") - np.searchsorted(self.days, lo, "left")
-        return float(n) / len(self.days)
+        day = self.day_of[ids]
+        keep = (day >= lo) & (day <= hi)
+        if within is not None:
+            keep &= np.isin(ids, within)
+        ids, scores = ids[keep], scores[keep]
+        if len(ids) > limit:
+            top = np.argpartition(-scores, limit - 1)[:limit]
+            ids, scores = ids[top], scores[top]
+        order = np.lexsort((ids, -scores))
+        return [(int(ids[i]), float(scores[i])) for i in order]
 
 
 def dense_candidates(
