@@ -303,5 +303,5 @@ def passage(conn: sqlite3.Connection, chunk_id: int) -> str:
     return row[0] if row else ""
 
 
-__all__ = ["DayRange", "DaySpread", "Vocabulary", "DenseMatrix", "fts_candidates", "dense_candidates", "chunk_info",
+__all__ = ["DayRange", "Vocabulary", "DenseMatrix", "LexicalMatches", "fts_candidates", "dense_candidates", "chunk_info",
            "passage", "from_day"]
