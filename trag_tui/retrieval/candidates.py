@@ -176,7 +176,8 @@ def fts_candidates(
     lo, hi = days.bounds()
     # Undated chunks pass exactly when the vec0 sentinel would: no lower bound, undated allowed.
     day_sql = "(c.day BETWEEN ? AND ?" + (" OR c.day IS NULL)" if days.include_undated and days.lo is None else ")")
-    scope_sql, scope_args = "", ()
+    scope_sql = ""
+    scope_args: tuple[int, ...] = ()
     if within:
         scope_sql = (" AND c.document_id IN (SELECT document_id FROM document_facets WHERE "
                      f"facet_id IN ({','.join('?' * len(within))}))")
