@@ -42,6 +42,7 @@ from trag_tui.context import (
     prompt_text,
     window,
 )
+from trag_tui.extractive import rank
 from trag_tui.generation import GenerationError, estimate_tokens
 from trag_tui.retrieval.modes import Hit, SearchResult
 from trag_tui.sentences import quotable
@@ -444,14 +445,14 @@ def test_evidence_cites_dated_best_sentences():
 def test_evidence_covers_every_period_first():
     sources = [Source(i, f"d{i}", f"20{10 + i}-01-01", "t", "", f"Inflation sentence number {i} here.",
                       group="older" if i < 5 else "newer", score=1.0 - i / 10) for i in range(1, 7)]
-    lines = evidence(sources, "inflation", limit=2)
+    lines = evidence(rank("inflation", sources), limit=2)
     assert {sources[e.number - 1].group for e in lines} == {"older", "newer"}
 
 
 def test_evidence_skips_duplicate_sentences():
     s = [Source(1, "a", "2020-01-01", "t", "", "Rates rose today in the House."),
          Source(2, "b", "2020-01-02", "t", "", "Rates rose today in the House.")]
-    assert len(evidence(s, "rates")) == 1
+    assert len(evidence(rank("rates", s))) == 1
 
 
 # -- no documents ---------------------------------------------------------------------------

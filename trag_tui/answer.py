@@ -16,7 +16,7 @@ import re
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -33,10 +33,7 @@ from .context import (
 )
 from .generation import GenerationError, Generator, count_messages, load_generator
 from .grounding import Claim, Dropped, Gate, source_facts
-from .sentences import quotable
-from .sentences import split as sentences_of
 from .settings import Settings
-from .text_words import content_words
 
 EVIDENCE_LINES = 4
 EVIDENCE_WORDS = 45
@@ -199,71 +196,42 @@ def check_citations(text: str, valid: set[int]) -> tuple[str, list[int], list[in
 
 # -- evidence -------------------------------------------------------------------------------
 
-def sentences(text: str) -> list[str]:
-    """A passage split into sentences (ellipsis marks from trimming removed)."""
-    return sentences_of(text)
-
-
 def _shorten(sentence: str, words: int = EVIDENCE_WORDS) -> str:
     parts = sentence.split()
     return sentence if len(parts) <= words else " ".join(parts[:words]) + "…"
 
 
-def best_sentence(passage: str, query: set[str]) -> tuple[float, str]:
-    """The sentence of a passage that shares most words with the query, and its score.
-
-    Only whole sentences count: the piece a trimmed passage cut off is not what it says.
-    """
-    best: tuple[float, str] = (-1.0, "")
-    for i, s in enumerate(quotable(passage)):
-        n = len(s.split())
-        if n < 4:
-            continue
-        overlap = len(query & content_words(s))
-        # Prefer overlap, then sentences of readable length, then earlier ones.
-        score = overlap - 0.002 * abs(n - 25) - 0.001 * i
-        if score > best[0]:
-            best = (score, s)
-    if not best[1]:
-        return (0.0, _clean_sentence(passage))
-    return best[0], best[1]
+def _blocks_first(ranked: Sequence[extractive.Candidate]) -> list[extractive.Candidate]:
+    """The same sentences with the first of each period block moved to the front, so the
+    prompt and the evidence cover every period an evolution or comparison answer speaks of."""
+    firsts: list[extractive.Candidate] = []
+    seen: set[str] = set()
+    for c in ranked:
+        g = c.source.group
+        if g is not None and g not in seen:
+            seen.add(g)
+            firsts.append(c)
+    return firsts + [c for c in ranked if not any(c is f for f in firsts)]
 
 
-def _clean_sentence(text: str) -> str:
-    return " ".join(text.strip().strip("…").split())
-
-
-def evidence(sources: list[Source], query: str, limit: int = EVIDENCE_LINES) -> list[EvidenceLine]:
+def evidence(ranked: Sequence[extractive.Candidate], limit: int = EVIDENCE_LINES) -> list[EvidenceLine]:
     """The best sentence of each of the top sources (one per source), in source order.
 
-    Sources are taken by retrieval score, but every period block (evolution, comparison)
-    gets its best source first, so the evidence covers each period the answer speaks of.
+    The sentence is the one the answer ranking puts first for its source; sources are taken
+    by retrieval score, every period block's best first.
     """
-    words = content_words(query)
-    scored = []
-    for s in sources:
-        score, sentence = best_sentence(s.passage, words)
-        if sentence:
-            scored.append((score, s, sentence))
-    ranked = sorted(scored, key=lambda x: (-x[1].score, x[1].number))
-    picked: list[tuple[float, Source, str]] = []
-    seen_groups: set[str] = set()
-    for item in ranked:
-        g = item[1].group
-        if g is not None and g not in seen_groups:
-            seen_groups.add(g)
-            picked.append(item)
-    for item in ranked:
-        if item not in picked:
-            picked.append(item)
+    best: dict[int, extractive.Candidate] = {}
+    for c in ranked:
+        best.setdefault(c.source.number, c)
+    by_score = sorted(best.values(), key=lambda c: (-c.source.score, c.source.number))
     out: list[EvidenceLine] = []
     seen_text: set[str] = set()
-    for _, s, sentence in picked:
-        key = sentence.lower()
+    for c in _blocks_first(by_score):
+        key = c.sentence.lower()
         if key in seen_text:
             continue  # near-duplicate sources quote the same sentence
         seen_text.add(key)
-        out.append(EvidenceLine(s.number, s.date, _shorten(sentence)))
+        out.append(EvidenceLine(c.source.number, c.source.date, _shorten(c.sentence)))
         if len(out) >= limit:
             break
     return sorted(out, key=lambda e: e.number)
@@ -396,7 +364,7 @@ def answer(result, passages: Mapping[int, str], *, generator: GeneratorSource = 
     question = q.semantic_query or q.question
     kind = extractive.answer_type(q.question)
     ranked = extractive.rank(question, sources, mode=result.mode, embedder=embedder, kind=kind)
-    lines = evidence(sources, question)
+    lines = evidence(ranked)
     picks = _context_picks(ranked)
     messages = sentence_messages(result, picks) if gen is not None else []
     if gen is not None:
@@ -448,19 +416,11 @@ def answer(result, passages: Mapping[int, str], *, generator: GeneratorSource = 
                dropped=list(gate.dropped), extractive=quoted, **about)
 
 
-def _context_picks(ranked: list) -> list[tuple[Source, str]]:
+def _context_picks(ranked: Sequence[extractive.Candidate]) -> list[tuple[Source, str]]:
     """The best sentences for the prompt, a few per source, every period block represented."""
     picks: list[tuple[Source, str]] = []
     per: dict[int, int] = {}
-    groups_seen: set = set()
-    # The best sentence of each period block first, so no period goes unrepresented.
-    for c in ranked:
-        g = c.source.group
-        if g is not None and g not in groups_seen:
-            groups_seen.add(g)
-            picks.append((c.source, c.sentence))
-            per[c.source.number] = 1
-    for c in ranked:
+    for c in _blocks_first(ranked):
         if len(picks) >= CONTEXT_SENTENCES:
             break
         if (c.source, c.sentence) in picks or per.get(c.source.number, 0) >= PER_SOURCE:
