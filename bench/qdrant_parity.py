@@ -5,11 +5,13 @@ indexes the documents (hash embedder by default, --real for MiniLM), pushes the 
 Qdrant's local mode in memory, and runs `trag-tui eval` on both backends in one run: recall@5,
 leak rate and comparison contamination side by side. Prints JSON.
 Usage: python bench/qdrant_parity.py [--limit 200] [--corpus locomo ...] [--real]
+       [--index realtimeqa=rtqa.db]  (an index built earlier, copied before the push)
 """
 from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
 import tempfile
 import time
@@ -37,14 +39,21 @@ KEYS = ("recall", "mrr", "leak_rate", "comparison_contamination", "temporal_prec
 
 
 def run(name: str, docs: Path, questions: Path, limit: int | None, real: bool, tmp: Path,
-        lexical: str) -> dict:
+        lexical: str, built: Path | None = None) -> dict:
     from qdrant_client import QdrantClient
 
     db = tmp / f"{name}.db"
-    settings = Settings(db=db, embedder=None if real else "hash")
-    idx = open_index(db, settings, create=True)
     t0 = time.perf_counter()
-    Indexer(idx.conn, idx.path, idx.embedder, settings).run([docs])
+    if built is not None:
+        # A whole corpus indexed earlier (e.g. with MiniLM): a copy, since a push records its
+        # state in the file.
+        shutil.copy(built, db)
+        settings = Settings(db=db, embedder=None)
+        idx = open_index(db, settings)
+    else:
+        settings = Settings(db=db, embedder=None if real else "hash")
+        idx = open_index(db, settings, create=True)
+        Indexer(idx.conn, idx.path, idx.embedder, settings).run([docs])
     index_s = time.perf_counter() - t0
     client = QdrantClient(":memory:")
     pushed = push(idx, Target(collection="trag"), client=client)
@@ -67,7 +76,9 @@ def run(name: str, docs: Path, questions: Path, limit: int | None, real: bool, t
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--corpus", action="append", choices=sorted(SETS))
-    ap.add_argument("--limit", type=int, default=200, help="questions per corpus")
+    ap.add_argument("--limit", type=int, default=200, help="questions per corpus (0: all)")
+    ap.add_argument("--index", action="append", default=[], metavar="NAME=FILE",
+                    help="use this already built index of a corpus instead of indexing it here")
     ap.add_argument("--real", action="store_true", help="the bundled MiniLM instead of the hash embedder")
     ap.add_argument("--lexical", choices=["picked", "all"], default="picked",
                     help="Qdrant's sparse query: the words FTS5 is asked for (as --backend does), or every stem")
@@ -79,7 +90,9 @@ def main() -> None:
             if not docs.exists() or not questions.is_file():
                 out[name] = "not found"
                 continue
-            out[name] = run(name, docs, questions, args.limit, args.real, Path(tmp), args.lexical)
+            built = dict(i.split("=", 1) for i in args.index).get(name)
+            out[name] = run(name, docs, questions, args.limit or None, args.real, Path(tmp),
+                            args.lexical, Path(built) if built else None)
             print(json.dumps({name: out[name]}), file=sys.stderr)
     print(json.dumps(out, indent=2))
 
