@@ -338,3 +338,66 @@ def test_the_cli_pulls_a_slice(pushed, tmp_path):
     out = runner.invoke(cli, ["-d", str(mine), "pull", "--from", str(tmp_path / "missing")])
     assert out.exit_code == 1 and out.output.startswith("Error: ") and out.output.count("\n") == 1
     assert not (tmp_path / "missing").exists()
+
+
+def test_a_push_carries_what_a_faithful_file_needs(pushed, tmp_path):
+    """Each point holds its document's meta, date source and content hash and its own ordinal;
+    the collection holds the file's facet table. Without that table (a collection pushed by an
+    older trag-tui) a speaker is still pulled by the exact name."""
+    db, _ = pushed
+    copy = tmp_path / "sample.db"
+    shutil.copy(db, copy)
+    idx = _open(copy)
+    client = QdrantClient(":memory:")
+    target = Target(collection="trag")
+    push(idx, target, client=client)
+    row = idx.conn.execute(
+        "SELECT c.id, c.ordinal, d.date_source, d.meta, d.content_hash FROM chunks c "
+        "JOIN documents d ON d.id = c.document_id WHERE d.meta LIKE '%speaker_office%' LIMIT 1").fetchone()
+    point = client.retrieve("trag", [row[0]])[0].payload
+    assert (point["ordinal"], point["date_source"], point["meta"], point["content_hash"]) == (
+        row[1], row[2], json.loads(row[3]), row[4])
+    table = client.get_collection("trag").config.metadata[FACETS_KEY]
+    assert [n for _, n, _ in table["names"]] == [n for (n,) in idx.conn.execute("SELECT name FROM facets ORDER BY id")]
+    assert len(table["aliases"]) == idx.conn.execute("SELECT count(*) FROM facet_aliases").fetchone()[0] > 0
+    idx.close()
+    client.update_collection("trag", metadata={FACETS_KEY: None})
+    mine = _open(tmp_path / "mine.db")
+    report = pull(mine, target, slice_of(facets=("Boris Johnson",)), client=client)
+    assert report.documents == 10
+    assert {s for (s,) in mine.conn.execute("SELECT DISTINCT speaker FROM documents")} == {"Boris Johnson"}
+    mine.close()
+    client.close()
+
+
+def test_near_duplicate_clusters_keep_their_members_across_slices_and_runs(tmp_path):
+    """A statement reported on three days is one cluster in the collection; a slice without its
+    representative keeps the others together, and a later pull joins them to it."""
+    from tests.fakes import jsonl_index
+
+    notice = ("The committee agreed to raise the threshold for small firms from April, "
+              "citing higher costs for energy, wages and rents across every region of the country. ")
+    rows = [{"id": f"n{i}", "date": "2020-03-15" if i == 0 else "2020-03-16", "title": "Notice", "source": f"Paper {i}",
+             "text": notice * 3} for i in range(3)]
+    rows += [{"id": f"o{i}", "date": f"2020-0{i + 1}-10", "title": "Other", "source": f"Paper {i}",
+              "text": f"Unrelated report number {i} on rainfall, harvests and the price of grain. " * 3}
+             for i in range(3)]
+    (tmp_path / "src").mkdir()
+    original = jsonl_index(tmp_path / "src", rows)
+    client = QdrantClient(":memory:")
+    target = Target(collection="trag")
+    push(original, target, client=client)
+    whole = _clusters(original)
+    assert whole == {frozenset({("n0", 0), ("n1", 0), ("n2", 0)})}
+    mine = _open(tmp_path / "mine.db")
+    pull(mine, target, slice_of(since=dt.date(2020, 3, 16)), client=client)  # without n0
+    assert _clusters(mine) == {frozenset({("n1", 0), ("n2", 0)})}
+    pull(mine, target, Slice(), client=client)  # n0 and the rest, in a later run
+    assert _clusters(mine) == whole
+    first = _open(tmp_path / "first.db")
+    pull(first, target, slice_of(until=dt.date(2020, 3, 15)), client=client)  # the representative first
+    pull(first, target, Slice(), client=client)
+    assert _clusters(first) == whole
+    for idx in (first, mine, original):
+        idx.close()
+    client.close()

@@ -239,7 +239,6 @@ def _pull(index, target, what, client, models, batch, progress) -> PullReport:
         if (s in ids and (s, h) not in wanted) or o in places]
     report.kept = len(docs) - len(todo)
     total = sum(docs[d][2] for d in todo)
-    clusters: dict[int, int] = {}
     if stale:
         with transaction(conn):
             delete_documents(conn, stale)
@@ -250,7 +249,7 @@ def _pull(index, target, what, client, models, batch, progress) -> PullReport:
         part.append(d)
         size += docs[d][2]
         if size >= batch or d == todo[-1]:
-            _write(conn, client, models, target, file_id, part, clusters, report)
+            _write(conn, client, models, target, file_id, part, report)
             if progress is not None:
                 progress(report.chunks, total)
             part, size = [], 0
@@ -266,8 +265,7 @@ def _iso(day: int | None) -> str | None:
     return date.isoformat() if date else None
 
 
-def _write(conn, client, models, target, file_id, doc_ids: list[int], clusters: dict[int, int],
-           report: PullReport) -> None:
+def _write(conn, client, models, target, file_id, doc_ids: list[int], report: PullReport) -> None:
     """One transaction: these documents whole, with their vectors, offsets and corroboration."""
     where = models.Filter(must=[models.FieldCondition(key="document_id", match=models.MatchAny(any=doc_ids))])
     points: dict[int, list] = {}
@@ -314,32 +312,41 @@ def _write(conn, client, models, target, file_id, doc_ids: list[int], clusters: 
                 "SELECT c.ordinal, c.id FROM chunks c JOIN documents o ON o.id = c.document_id "
                 "WHERE o.file_id = ? AND o.ordinal = ?", (file_id, d)))
             new.update((int(p.id), ids[int(p.payload.get("ordinal", n))]) for n, p in enumerate(found))
-        updates = []
-        for _, found in extra:
-            for p in found:
-                uid, cluster = new[int(p.id)], p.payload.get("cluster_id")
-                if cluster is not None:
-                    cluster = int(cluster)
-                    if cluster not in clusters:  # its representative where the file holds it, else this chunk
-                        clusters[cluster] = new.get(cluster) or _representative(conn, client, target, cluster) or uid
-                    cluster = clusters[cluster]
-                updates.append((p.payload.get("centrality"), cluster, uid))
-        conn.executemany("UPDATE chunks SET centrality = ?, cluster_id = ? WHERE id = ?", updates)
+        conn.executemany("UPDATE chunks SET centrality = ? WHERE id = ?",
+                         [(p.payload.get("centrality"), new[int(p.id)]) for _, found in extra for p in found])
+        conn.executemany("UPDATE chunks SET cluster_id = ? WHERE id = ?", _clusters(conn, client, target, extra, new))
     report.documents += len(prepared)
     report.chunks += sum(len(p.chunks) for p in prepared)
 
 
-def _representative(conn, client, target: Target, cluster: int) -> int | None:
-    """The file's chunk id for the collection's chunk `cluster`, if the file holds it."""
-    found = client.retrieve(target.collection, [cluster], with_payload=["doc_id", "content_hash", "ordinal"])
-    if not found or "ordinal" not in (found[0].payload or {}):
-        return None
-    pay = found[0].payload
-    row = conn.execute(
-        "SELECT c.id FROM chunks c JOIN documents d ON d.id = c.document_id "
-        "WHERE d.source_id = ? AND d.content_hash = ? AND c.ordinal = ?",
-        (pay.get("doc_id"), pay.get("content_hash"), pay["ordinal"])).fetchone()
-    return row[0] if row else None
+def _clusters(conn, client, target: Target, extra: list[tuple[int, list]], new: dict[int, int]
+              ) -> list[tuple[int, int]]:
+    """(representative, chunk) for every chunk the file holds of the collection's near-duplicate
+    clusters these chunks belong to: the collection's clusters cut to the file, each led by its
+    member with the smallest collection id, whatever order the slices were pulled in."""
+    keys = sorted({int(c) for _, found in extra for p in found if (c := p.payload.get("cluster_id")) is not None})
+    if not keys:
+        return []
+    _, models = client_module()
+    where = models.Filter(must=[models.FieldCondition(key="cluster_id", match=models.MatchAny(any=keys))])
+    members: dict[int, list[tuple[int, dict]]] = {}
+    for p in _scroll(client, target.collection, where, ["cluster_id", "doc_id", "content_hash", "ordinal"]):
+        members.setdefault(int(p.payload["cluster_id"]), []).append((int(p.id), p.payload))
+    out: list[tuple[int, int]] = []
+    for found in members.values():
+        held = []
+        for uid, pay in sorted(found, key=lambda m: m[0]):
+            local = new.get(uid)
+            if local is None and "ordinal" in pay:  # pulled in an earlier run
+                row = conn.execute(
+                    "SELECT c.id FROM chunks c JOIN documents d ON d.id = c.document_id "
+                    "WHERE d.source_id = ? AND d.content_hash = ? AND c.ordinal = ?",
+                    (pay.get("doc_id"), pay.get("content_hash"), pay["ordinal"])).fetchone()
+                local = row[0] if row else None
+            if local is not None:
+                held.append(local)
+        out.extend((held[0], local) for local in held)
+    return out
 
 
 __all__ = ["BATCH", "PullError", "PullReport", "Slice", "facet_ids", "pull", "slice_of"]

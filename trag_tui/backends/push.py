@@ -160,7 +160,8 @@ def _push(index, conn, target, client, models, embedder, shard_by, sharded, batc
     meta: dict = {}
     stored_facets = None
     if client.collection_exists(name):
-        metadata = client.get_collection(name).config.metadata or {}
+        info = client.get_collection(name)
+        metadata = info.config.metadata or {}
         meta = metadata.get("trag_tui") or {}
         stored_facets = (metadata.get(FACETS_KEY) or {}).get("hash")
         if not meta:
@@ -168,6 +169,9 @@ def _push(index, conn, target, client, models, embedder, shard_by, sharded, batc
         if meta.get("embedder") != embedder:
             raise QdrantError(f"{target.key()} holds vectors of {meta.get('embedder')!r}; this index's "
                               f"embedder is {embedder!r}: push to another collection")
+        for key in ("document_id", "cluster_id"):  # what a pull filters on, in a collection made before pulls
+            if not target.local and key not in (info.payload_schema or {}):
+                quiet_payload_index(client, name, key, models.PayloadSchemaType.INTEGER)
         if client.count(name, exact=True).count < len(state):  # emptied or replaced since: send all
             state = {}
     else:
@@ -185,6 +189,7 @@ def _push(index, conn, target, client, models, embedder, shard_by, sharded, batc
             metadata={"trag_tui": meta})
         for key, schema in (("day", models.PayloadSchemaType.INTEGER),
                             ("document_id", models.PayloadSchemaType.INTEGER),
+                            ("cluster_id", models.PayloadSchemaType.INTEGER),
                             ("facets", models.PayloadSchemaType.INTEGER),
                             ("period", models.PayloadSchemaType.KEYWORD),
                             ("searchable", models.PayloadSchemaType.BOOL)):
