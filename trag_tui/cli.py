@@ -482,6 +482,16 @@ def eval_(ctx, qa_file, k, category, limit, decay, fusion, scope, as_json):
 # -- push -----------------------------------------------------------------------------------
 
 
+def _chunk_bar(show: bool):
+    """A progress callback (chunks done, chunks in all) drawing a one-line bar on stderr."""
+    def progress(done: int, total: int) -> None:
+        if show:
+            filled = int(24 * done / total) if total else 24
+            click.echo(f"\r[{'#' * filled}{'.' * (24 - filled)}] {done}/{total} chunks ", nl=False, err=True)
+
+    return progress
+
+
 @cli.command()
 @_database
 @click.option("--to", "to", required=True,
@@ -501,11 +511,7 @@ def push(ctx, to, shard_by, batch, as_json):
     target = parse_target(to)
     idx = open_index(settings.db, settings, write=True)
     show = sys.stderr.isatty() and not as_json
-
-    def progress(done: int, total: int) -> None:
-        if show:
-            filled = int(24 * done / total) if total else 24
-            click.echo(f"\r[{'#' * filled}{'.' * (24 - filled)}] {done}/{total} chunks ", nl=False, err=True)
+    progress = _chunk_bar(show)
 
     try:
         report = push_index(idx, target, shard_by=shard_by, batch=batch, progress=progress)
@@ -554,24 +560,16 @@ def pull(ctx, source, period, since, until, facets, batch, as_json):
     path = Path(settings.db)
     made = not path.exists()
     show = sys.stderr.isatty() and not as_json
-
-    def progress(done: int, total: int) -> None:
-        if show:
-            filled = int(24 * done / total) if total else 24
-            click.echo(f"\r[{'#' * filled}{'.' * (24 - filled)}] {done}/{total} chunks ", nl=False, err=True)
-
+    progress = _chunk_bar(show)
+    discard = False
     try:
         idx = open_index(path, settings, create=True)
         try:
             report = pull_slice(idx, target, what, client=client, batch=batch, progress=progress)
         except KeyboardInterrupt:
             raise click.ClickException("interrupted: the documents written are kept; pull again to finish")
-        except TragError:
-            empty = not idx.conn.execute("SELECT 1 FROM documents LIMIT 1").fetchone()
-            if made and empty:  # refused before writing: leave no empty file behind
-                idx.close()
-                for extra in ("", "-wal", "-shm", "-lock"):
-                    Path(str(path) + extra).unlink(missing_ok=True)
+        except TragError:  # refused before writing into a file made for it: leave no empty file
+            discard = made and not idx.conn.execute("SELECT 1 FROM documents LIMIT 1").fetchone()
             raise
         finally:
             if show:
@@ -579,6 +577,9 @@ def pull(ctx, source, period, since, until, facets, batch, as_json):
             idx.close()
     finally:
         client.close()
+        if discard:
+            for extra in ("", "-wal", "-shm", "-lock"):
+                Path(str(path) + extra).unlink(missing_ok=True)
     if as_json:
         _echo_json(report.to_dict(), indent=2)
         return
