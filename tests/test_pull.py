@@ -228,18 +228,18 @@ def test_a_pull_again_adds_nothing_and_a_wider_one_adds_only_the_rest(pushed, tm
 
 
 class _FailingClient(QdrantClient):
-    """Local mode whose third scroll of chunks fails, as a network cut half-way leaves things."""
+    """Local mode whose third fetch of chunks fails, as a network cut half-way leaves things."""
 
     def __init__(self, path):
         super().__init__(path=path)
-        self.scrolls = 0
+        self.fetches = 0
 
-    def scroll(self, *a, **kw):
+    def retrieve(self, *a, **kw):
         if kw.get("with_vectors"):
-            self.scrolls += 1
-            if self.scrolls == 3:
+            self.fetches += 1
+            if self.fetches == 3:
                 raise ConnectionError("the server went away")
-        return super().scroll(*a, **kw)
+        return super().retrieve(*a, **kw)
 
 
 def test_a_pull_that_fails_half_way_leaves_a_consistent_file_and_resumes(pushed, tmp_path):
@@ -398,6 +398,10 @@ def test_near_duplicate_clusters_keep_their_members_across_slices_and_runs(tmp_p
     pull(first, target, slice_of(until=dt.date(2020, 3, 15)), client=client)  # the representative first
     pull(first, target, Slice(), client=client)
     assert _clusters(first) == whole
-    for idx in (first, mine, original):
+    apart = _open(tmp_path / "apart.db")  # two slices that do not overlap
+    pull(apart, target, slice_of(until=dt.date(2020, 3, 15)), client=client)
+    pull(apart, target, slice_of(since=dt.date(2020, 3, 16)), client=client)
+    assert _clusters(apart) == whole
+    for idx in (apart, first, mine, original):
         idx.close()
     client.close()

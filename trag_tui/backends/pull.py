@@ -210,35 +210,57 @@ def _source_row(conn: sqlite3.Connection, key: str) -> int:
     return conn.execute("SELECT id FROM files WHERE path = ?", (key,)).fetchone()[0]
 
 
+@dataclass
+class _Selected:
+    """The slice as the first scroll finds it: documents, their points, and the clusters."""
+
+    docs: dict[int, tuple[str, str, list[int]]] = field(default_factory=dict)  # document: source id, hash, points
+    place: dict[int, tuple[int, int]] = field(default_factory=dict)  # point: (document, ordinal)
+    members: dict[int, list[int]] = field(default_factory=dict)  # cluster: its points in the slice
+    local: dict[int, int] = field(default_factory=dict)  # point: the file's chunk id, once known
+
+
+def _select(client, collection: str, where) -> _Selected:
+    found = _Selected()
+    fields = ["document_id", "doc_id", "content_hash", "ordinal", "cluster_id"]
+    for p in _scroll(client, collection, where, fields):
+        pay, uid = p.payload or {}, int(p.id)
+        d = int(pay["document_id"])
+        doc = found.docs.setdefault(d, (pay.get("doc_id") or "", pay.get("content_hash") or f"pulled:{d}", []))
+        doc[2].append(uid)
+        found.place[uid] = (d, int(pay.get("ordinal", -1)))
+        if pay.get("cluster_id") is not None:
+            found.members.setdefault(int(pay["cluster_id"]), []).append(uid)
+    for doc in found.docs.values():
+        doc[2].sort()
+    return found
+
+
 def _pull(index, target, what, client, models, batch, progress) -> PullReport:
     conn = index.conn
     meta, table = _collection(client, target)
     name, dim = _check_embedder(conn, index.path, target, meta)
     where = _filter(models, what, table, target.key())
     report = PullReport(target.key(), facets=list(what.facets), start=_iso(what.lo), end=_iso(what.hi))
-    # 1. the documents of the slice, without text or vectors
-    docs: dict[int, list] = {}  # source document id -> [source id, content hash, chunks]
-    for p in _scroll(client, target.collection, where, ["document_id", "doc_id", "content_hash"]):
-        pay = p.payload or {}
-        doc = docs.setdefault(int(pay["document_id"]), [pay.get("doc_id") or "", pay.get("content_hash")
-                                                         or f"pulled:{pay['document_id']}", 0])
-        doc[2] += 1
-    report.selected = len(docs)
+    sel = _select(client, target.collection, where)  # ids and keys only: no text, no vectors
+    report.selected = len(sel.docs)
     check_sound(conn, index.path)  # before the first write
     ensure_embedder(conn, name, dim)
     file_id = _source_row(conn, "pull:" + target.key())
     have = set(conn.execute("SELECT source_id, content_hash FROM documents"))
-    wanted = {(s, h) for s, h, _ in docs.values()}
+    wanted = {(s, h) for s, h, _ in sel.docs.values()}
     ids = {s for s, _ in wanted}
-    todo = sorted(d for d, (s, h, _) in docs.items() if (s, h) not in have)
+    todo = sorted(d for d, (s, h, _) in sel.docs.items() if (s, h) not in have)
     # A document this collection gave before and has changed since (or whose row it now uses
     # for another document, after the pushed file was rebuilt) is replaced.
     places = set(todo)
-    stale = [i for i, o, s, h in conn.execute(
-        "SELECT id, ordinal, source_id, content_hash FROM documents WHERE file_id = ?", (file_id,))
-        if (s in ids and (s, h) not in wanted) or o in places]
-    report.kept = len(docs) - len(todo)
-    total = sum(docs[d][2] for d in todo)
+    before = conn.execute("SELECT id, ordinal, source_id, content_hash FROM documents WHERE file_id = ?",
+                          (file_id,)).fetchall()
+    stale = [i for i, o, s, h in before if (s in ids and (s, h) not in wanted) or o in places]
+    # Documents of earlier pulls outside this slice: their chunks may share clusters with these.
+    outside = any((s, h) not in wanted for i, _, s, h in before if i not in stale)
+    report.kept = len(sel.docs) - len(todo)
+    total = sum(len(sel.docs[d][2]) for d in todo)
     if stale:
         with transaction(conn):
             delete_documents(conn, stale)
@@ -247,9 +269,9 @@ def _pull(index, target, what, client, models, batch, progress) -> PullReport:
     size = 0
     for d in todo:
         part.append(d)
-        size += docs[d][2]
+        size += len(sel.docs[d][2])
         if size >= batch or d == todo[-1]:
-            _write(conn, client, models, target, file_id, part, report)
+            _write(conn, client, target, file_id, part, sel, outside, report)
             if progress is not None:
                 progress(report.chunks, total)
             part, size = [], 0
@@ -265,19 +287,21 @@ def _iso(day: int | None) -> str | None:
     return date.isoformat() if date else None
 
 
-def _write(conn, client, models, target, file_id, doc_ids: list[int], report: PullReport) -> None:
+def _write(conn, client, target, file_id, doc_ids: list[int], sel: _Selected, outside: bool,
+           report: PullReport) -> None:
     """One transaction: these documents whole, with their vectors, offsets and corroboration."""
-    where = models.Filter(must=[models.FieldCondition(key="document_id", match=models.MatchAny(any=doc_ids))])
+    wanted = [u for d in doc_ids for u in sel.docs[d][2]]
     points: dict[int, list] = {}
-    for p in _scroll(client, target.collection, where, True, [DENSE]):
-        points.setdefault(int((p.payload or {})["document_id"]), []).append(p)
+    for i in range(0, len(wanted), PAGE):
+        for p in client.retrieve(target.collection, wanted[i:i + PAGE], with_payload=True, with_vectors=[DENSE]):
+            points.setdefault(int((p.payload or {})["document_id"]), []).append(p)
     prepared: list[PreparedDocument] = []
     vectors: dict[str, bytes] = {}
     extra: list[tuple[int, list]] = []  # (ordinal in the file row, points in chunk order)
     for d in doc_ids:
         found = sorted(points.get(d, []), key=lambda p: int(p.id))
         if not found:
-            continue  # deleted from the collection since the first pass
+            continue  # deleted from the collection since the first scroll
         p0 = found[0].payload
         ordinal_of = {int(p.id): int(p.payload.get("ordinal", n)) for n, p in enumerate(found)}
         chunks, hashes = [], []
@@ -306,47 +330,54 @@ def _write(conn, client, models, target, file_id, doc_ids: list[int], report: Pu
         return
     with transaction(conn):
         insert_documents(conn, prepared, vectors)
-        new: dict[int, int] = {}  # the collection's chunk id -> the file's
         for d, found in extra:
             ids = dict(conn.execute(
                 "SELECT c.ordinal, c.id FROM chunks c JOIN documents o ON o.id = c.document_id "
                 "WHERE o.file_id = ? AND o.ordinal = ?", (file_id, d)))
-            new.update((int(p.id), ids[int(p.payload.get("ordinal", n))]) for n, p in enumerate(found))
+            sel.local.update((int(p.id), ids[int(p.payload.get("ordinal", n))]) for n, p in enumerate(found))
         conn.executemany("UPDATE chunks SET centrality = ? WHERE id = ?",
-                         [(p.payload.get("centrality"), new[int(p.id)]) for _, found in extra for p in found])
-        conn.executemany("UPDATE chunks SET cluster_id = ? WHERE id = ?", _clusters(conn, client, target, extra, new))
+                         [(p.payload.get("centrality"), sel.local[int(p.id)]) for _, found in extra for p in found])
+        keys = {int(c) for _, found in extra for p in found if (c := p.payload.get("cluster_id")) is not None}
+        conn.executemany("UPDATE chunks SET cluster_id = ? WHERE id = ?",
+                         _clusters(conn, client, target, sorted(keys), sel, outside))
     report.documents += len(prepared)
     report.chunks += sum(len(p.chunks) for p in prepared)
 
 
-def _clusters(conn, client, target: Target, extra: list[tuple[int, list]], new: dict[int, int]
+def _clusters(conn, client, target: Target, keys: list[int], sel: _Selected, outside: bool
               ) -> list[tuple[int, int]]:
-    """(representative, chunk) for every chunk the file holds of the collection's near-duplicate
-    clusters these chunks belong to: the collection's clusters cut to the file, each led by its
-    member with the smallest collection id, whatever order the slices were pulled in."""
-    keys = sorted({int(c) for _, found in extra for p in found if (c := p.payload.get("cluster_id")) is not None})
-    if not keys:
-        return []
-    _, models = client_module()
-    where = models.Filter(must=[models.FieldCondition(key="cluster_id", match=models.MatchAny(any=keys))])
-    members: dict[int, list[tuple[int, dict]]] = {}
-    for p in _scroll(client, target.collection, where, ["cluster_id", "doc_id", "content_hash", "ordinal"]):
-        members.setdefault(int(p.payload["cluster_id"]), []).append((int(p.id), p.payload))
+    """(representative, chunk) for every chunk the file holds of these near-duplicate clusters:
+    the collection's clusters cut to the file, each led by its member with the smallest
+    collection id, whatever order the slices were pulled in."""
+    members = {k: {u: None for u in sel.members.get(k, [])} for k in keys}
+    if outside and keys:  # members pulled in earlier runs: asked of the collection
+        _, models = client_module()
+        where = models.Filter(must=[models.FieldCondition(key="cluster_id", match=models.MatchAny(any=keys))])
+        for p in _scroll(client, target.collection, where, ["cluster_id", "doc_id", "content_hash", "ordinal"]):
+            members[int(p.payload["cluster_id"])].setdefault(int(p.id), p.payload)
     out: list[tuple[int, int]] = []
     for found in members.values():
-        held = []
-        for uid, pay in sorted(found, key=lambda m: m[0]):
-            local = new.get(uid)
-            if local is None and "ordinal" in pay:  # pulled in an earlier run
-                row = conn.execute(
-                    "SELECT c.id FROM chunks c JOIN documents d ON d.id = c.document_id "
-                    "WHERE d.source_id = ? AND d.content_hash = ? AND c.ordinal = ?",
-                    (pay.get("doc_id"), pay.get("content_hash"), pay["ordinal"])).fetchone()
-                local = row[0] if row else None
-            if local is not None:
-                held.append(local)
-        out.extend((held[0], local) for local in held)
+        held = [c for u in sorted(found) if (c := _chunk(conn, sel, u, found[u])) is not None]
+        out.extend((held[0], c) for c in held)
     return out
+
+
+def _chunk(conn, sel: _Selected, uid: int, payload: dict | None) -> int | None:
+    """The file's chunk id for the collection's point, if the file holds it."""
+    if uid not in sel.local:
+        if payload is not None:
+            key = (payload.get("doc_id"), payload.get("content_hash"), payload.get("ordinal", -1))
+        elif uid in sel.place:  # a document of the slice the file already held
+            d, ordinal = sel.place[uid]
+            key = (sel.docs[d][0], sel.docs[d][1], ordinal)
+        else:
+            return None
+        row = conn.execute("SELECT c.id FROM chunks c JOIN documents d ON d.id = c.document_id "
+                           "WHERE d.source_id = ? AND d.content_hash = ? AND c.ordinal = ?", key).fetchone()
+        if row is None:
+            return None
+        sel.local[uid] = row[0]
+    return sel.local[uid]
 
 
 __all__ = ["BATCH", "PullError", "PullReport", "Slice", "facet_ids", "pull", "slice_of"]

@@ -169,9 +169,8 @@ def _push(index, conn, target, client, models, embedder, shard_by, sharded, batc
         if meta.get("embedder") != embedder:
             raise QdrantError(f"{target.key()} holds vectors of {meta.get('embedder')!r}; this index's "
                               f"embedder is {embedder!r}: push to another collection")
-        for key in ("document_id", "cluster_id"):  # what a pull filters on, in a collection made before pulls
-            if not target.local and key not in (info.payload_schema or {}):
-                quiet_payload_index(client, name, key, models.PayloadSchemaType.INTEGER)
+        if not target.local and "cluster_id" not in (info.payload_schema or {}):  # made before pulls
+            quiet_payload_index(client, name, "cluster_id", models.PayloadSchemaType.INTEGER)
         if client.count(name, exact=True).count < len(state):  # emptied or replaced since: send all
             state = {}
     else:
@@ -188,7 +187,6 @@ def _push(index, conn, target, client, models, embedder, shard_by, sharded, batc
             sharding_method=models.ShardingMethod.CUSTOM if sharded else None,
             metadata={"trag_tui": meta})
         for key, schema in (("day", models.PayloadSchemaType.INTEGER),
-                            ("document_id", models.PayloadSchemaType.INTEGER),
                             ("cluster_id", models.PayloadSchemaType.INTEGER),
                             ("facets", models.PayloadSchemaType.INTEGER),
                             ("period", models.PayloadSchemaType.KEYWORD),
