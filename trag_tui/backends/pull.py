@@ -1,10 +1,11 @@
 """Writing a person's slice of a Qdrant collection into one index file, without embedding anything.
 
 The cluster holds everything; a person carries a period, a speaker or a source, with the whole
-engine, offline. A slice is whole documents: the collection is scrolled once for the documents
-the period and facet filters select (every chunk of a document carries its day and facets),
-then document by document with every chunk, parent passages included, and the vectors stored
-at push time. Documents are written through the indexer's own `insert_documents`, a batch of
+engine, offline. A slice is whole documents: the collection is scrolled once, for ids and keys
+only, under the period and facet filters (every chunk of a document carries its day and
+facets, so a selected document comes with every chunk, parent passages included); the points
+are then fetched by id, a batch of whole documents at a time, with the vectors stored at push
+time. Documents are written through the indexer's own `insert_documents`, a batch of
 whole documents per transaction, so a pull that stops half-way leaves a consistent file and a
 re-run writes only what is missing: a document already in the file (same source id, same
 content hash) is never written twice.
@@ -58,6 +59,7 @@ class Slice:
 
     @property
     def dated(self) -> bool:
+        """Whether the slice is a period (undated documents are then left out)."""
         return self.lo is not None or self.hi is not None
 
 
@@ -97,6 +99,7 @@ class PullReport:
     end: str | None = None
 
     def to_dict(self) -> dict:
+        """JSON-ready form."""
         return {"source": self.source, "selected": self.selected, "documents": self.documents,
                 "chunks": self.chunks, "kept": self.kept, "replaced": self.replaced,
                 "seconds": round(self.seconds, 3), "facets": self.facets, "start": self.start,
