@@ -405,3 +405,50 @@ def test_near_duplicate_clusters_keep_their_members_across_slices_and_runs(tmp_p
     for idx in (apart, first, mine, original):
         idx.close()
     client.close()
+
+
+class _ShardedClient(QdrantClient):
+    """Local mode taking the sharding requests a server would get: the shard keys of each
+    scroll are recorded, then left out (local mode has no sharding)."""
+
+    def __init__(self):
+        super().__init__(":memory:")
+        self.scrolled: list[object] = []
+
+    def create_collection(self, *a, **kw):
+        kw.pop("sharding_method", None)
+        return super().create_collection(*a, **kw)
+
+    def create_shard_key(self, *a, **kw):
+        return True
+
+    def upsert(self, *a, **kw):
+        kw.pop("shard_key_selector", None)
+        return super().upsert(*a, **kw)
+
+    def scroll(self, *a, **kw):
+        self.scrolled.append(kw.pop("shard_key_selector", None))
+        return super().scroll(*a, **kw)
+
+
+def test_a_period_slice_of_a_sharded_collection_asks_only_its_shards(pushed, tmp_path):
+    db, _ = pushed
+    copy = tmp_path / "sample.db"
+    shutil.copy(db, copy)
+    idx = _open(copy)
+    client = _ShardedClient()
+    target = Target(collection="trag")
+    push(idx, target, client=client, sharded=True)
+    expected = _documents(idx, "d.day BETWEEN ? AND ?", (to_day(dt.date(2019, 1, 1)), to_day(dt.date(2019, 12, 31))))
+    idx.close()
+    mine = _open(tmp_path / "mine.db")
+    client.scrolled.clear()
+    pull(mine, target, slice_of("2019", as_of=AS_OF), client=client)
+    assert client.scrolled and set(map(tuple, client.scrolled)) == {("2010s",)}
+    _same_documents(_documents(mine), expected)
+    client.scrolled.clear()
+    pull(mine, target, slice_of("the 1890s", as_of=AS_OF), client=client)  # no such shard: nothing asked
+    assert client.scrolled == []
+    pull(mine, target, slice_of(facets=("Keir Starmer",)), client=client)
+    assert client.scrolled and set(client.scrolled) == {None}  # no period: every shard
+    mine.close()

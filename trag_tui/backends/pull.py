@@ -27,8 +27,8 @@ from ..chunking import Chunk
 from ..db import check_sound, get_meta, sqlite3, transaction, writer_lock
 from ..documents import Document
 from ..facets import Stemmer, update_facets
+from ..retrieval.candidates import DayRange
 from ..store import (
-    UNKNOWN_DAY,
     PreparedDocument,
     delete_documents,
     embed_text,
@@ -38,7 +38,7 @@ from ..store import (
     text_hash,
     to_day,
 )
-from .qdrant import DENSE, FACETS_KEY, QdrantError, Target, client_module
+from .qdrant import DENSE, FACETS_KEY, QdrantError, Target, client_module, periods_in
 
 BATCH = 1000  # chunks per written batch (whole documents, so a batch may hold more)
 PAGE = 1000  # points per scroll request
@@ -61,6 +61,11 @@ class Slice:
     def dated(self) -> bool:
         """Whether the slice is a period (undated documents are then left out)."""
         return self.lo is not None or self.hi is not None
+
+    @property
+    def days(self) -> DayRange:
+        """The slice's days as retrieval bounds them."""
+        return DayRange(self.lo, self.hi, include_undated=not self.dated)
 
 
 def slice_of(period: str | None = None, since: dt.date | None = None, until: dt.date | None = None,
@@ -181,9 +186,9 @@ def facet_ids(table: dict, wanted: tuple[str, ...], where: str) -> list[int]:
 
 def _filter(models, what: Slice, table: dict | None, where: str):
     must = []
-    if what.dated:  # an undated document (UNKNOWN_DAY) is in no period
-        lo = UNKNOWN_DAY + 1 if what.lo is None else what.lo
-        must.append(models.FieldCondition(key="day", range=models.Range(gte=lo, lte=what.hi)))
+    if what.dated:  # an undated document is in no period
+        lo, hi = what.days.bounds()
+        must.append(models.FieldCondition(key="day", range=models.Range(gte=lo, lte=hi)))
     if what.facets:
         if table is None:  # pushed before the facet table travelled: speakers by their exact name
             must.append(models.FieldCondition(key="speaker", match=models.MatchAny(any=list(what.facets))))
@@ -193,11 +198,11 @@ def _filter(models, what: Slice, table: dict | None, where: str):
     return models.Filter(must=must) if must else None
 
 
-def _scroll(client, collection: str, where, payload, vectors=False):
+def _scroll(client, collection: str, where, payload, **extra):
     offset = None
     while True:
         points, offset = client.scroll(collection, scroll_filter=where, limit=PAGE, offset=offset,
-                                       with_payload=payload, with_vectors=vectors)
+                                       with_payload=payload, **extra)
         yield from points
         if offset is None:
             return
@@ -223,10 +228,17 @@ class _Selected:
     local: dict[int, int] = field(default_factory=dict)  # point: the file's chunk id, once known
 
 
-def _select(client, collection: str, where) -> _Selected:
+def _select(client, collection: str, where, meta: dict, what: Slice) -> _Selected:
     found = _Selected()
+    extra: dict = {}
+    if meta.get("sharded") and what.dated:  # a period asks only the shards of its decades or years
+        periods = periods_in(what.days, list(meta.get("periods", [])), meta.get("shard_by", "decade"))
+        if periods == []:
+            return found
+        if periods is not None:
+            extra["shard_key_selector"] = periods
     fields = ["document_id", "doc_id", "content_hash", "ordinal", "cluster_id"]
-    for p in _scroll(client, collection, where, fields):
+    for p in _scroll(client, collection, where, fields, **extra):
         pay, uid = p.payload or {}, int(p.id)
         d = int(pay["document_id"])
         doc = found.docs.setdefault(d, (pay.get("doc_id") or "", pay.get("content_hash") or f"pulled:{d}", []))
@@ -245,7 +257,7 @@ def _pull(index, target, what, client, models, batch, progress) -> PullReport:
     name, dim = _check_embedder(conn, index.path, target, meta)
     where = _filter(models, what, table, target.key())
     report = PullReport(target.key(), facets=list(what.facets), start=_iso(what.lo), end=_iso(what.hi))
-    sel = _select(client, target.collection, where)  # ids and keys only: no text, no vectors
+    sel = _select(client, target.collection, where, meta, what)  # ids and keys only: no text, no vectors
     report.selected = len(sel.docs)
     check_sound(conn, index.path)  # before the first write
     ensure_embedder(conn, name, dim)
