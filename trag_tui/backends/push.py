@@ -5,7 +5,10 @@ what it holds: each chunk's stored vector, a sparse vector of its stems with BM2
 and the payload the modes filter and show. One hash per chunk (vector and payload) is recorded
 in the file once the target acknowledged its batch, so a re-push of an unchanged file sends
 nothing, a changed file sends only what changed and deletes what is gone, and a push killed
-half-way resumes from the last acknowledged batch.
+half-way resumes from the last acknowledged batch. A point also carries the rest of its
+document's row (meta, date source, content hash) and its chunk ordinal, and the collection's
+metadata holds the file's facet table, so `trag-tui pull` can write a faithful file of any
+slice from the collection alone.
 """
 from __future__ import annotations
 
