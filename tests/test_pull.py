@@ -452,3 +452,33 @@ def test_a_period_slice_of_a_sharded_collection_asks_only_its_shards(pushed, tmp
     pull(mine, target, slice_of(facets=("Keir Starmer",)), client=client)
     assert client.scrolled and set(client.scrolled) == {None}  # no period: every shard
     mine.close()
+
+
+def test_a_document_changed_in_the_collection_is_replaced_on_the_next_pull(tmp_path):
+    from tests.fakes import jsonl_index
+
+    rows = [{"id": f"d{i}", "date": f"2021-05-0{i + 1}", "title": f"Debate {i}", "source": "Jane Doe",
+             "text": f"Speech number {i} about housing and rents in the north. " * 6} for i in range(4)]
+    (tmp_path / "src").mkdir()
+    original = jsonl_index(tmp_path / "src", rows)
+    client = QdrantClient(":memory:")
+    target = Target(collection="trag")
+    push(original, target, client=client)
+    mine = _open(tmp_path / "mine.db")
+    assert pull(mine, target, Slice(), client=client).documents == 4
+    rows[2]["text"] = "A new speech about defence spending and the navy. " * 6
+    (tmp_path / "src" / "docs.jsonl").write_text("\n".join(json.dumps(r) for r in rows))
+    Indexer(original.conn, original.path, original.embedder, original.settings).run([tmp_path / "src" / "docs.jsonl"])
+    push(original, target, client=client)
+    again = pull(mine, target, Slice(), client=client)
+    assert (again.documents, again.replaced, again.kept) == (1, 1, 3)
+    _same_documents(_documents(mine), _documents(original))
+    assert mine.conn.execute("SELECT count(*) FROM documents").fetchone()[0] == 4
+    navy = mine.conn.execute("SELECT d.source_id FROM chunk_fts f JOIN chunks c ON c.id = f.rowid "
+                             "JOIN documents d ON d.id = c.document_id WHERE chunk_fts MATCH 'navy'").fetchall()
+    assert navy == [("d2",)]
+    assert mine.conn.execute("SELECT count(*) FROM chunk_fts WHERE chunk_fts MATCH 'rents'").fetchone()[0] == 3
+    assert _top(mine, "What was said about the navy?") == _top(original, "What was said about the navy?") != []
+    for idx in (mine, original):
+        idx.close()
+    client.close()
