@@ -41,7 +41,10 @@ from ..store import (
 from .qdrant import DENSE, FACETS_KEY, QdrantError, Target, client_module, periods_in
 
 BATCH = 1000  # chunks per written batch (whole documents, so a batch may hold more)
-PAGE = 1000  # points per scroll request
+PAGE = 1000  # points per look-up of whole points
+# Points per scroll of ids and keys (a few small fields each): few pages, since local mode
+# evaluates the filter over the whole collection for every page.
+KEYS_PAGE = 10_000
 _DATE_SOURCES = ("filename", "xml", "metadata", "text", "default", "unknown")
 
 
@@ -201,7 +204,7 @@ def _filter(models, what: Slice, table: dict | None, where: str):
 def _scroll(client, collection: str, where, payload, **extra):
     offset = None
     while True:
-        points, offset = client.scroll(collection, scroll_filter=where, limit=PAGE, offset=offset,
+        points, offset = client.scroll(collection, scroll_filter=where, limit=KEYS_PAGE, offset=offset,
                                        with_payload=payload, **extra)
         yield from points
         if offset is None:
