@@ -19,7 +19,7 @@ from __future__ import annotations
 import datetime as dt
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
@@ -108,10 +108,7 @@ class PullReport:
 
     def to_dict(self) -> dict:
         """JSON-ready form."""
-        return {"source": self.source, "selected": self.selected, "documents": self.documents,
-                "chunks": self.chunks, "kept": self.kept, "replaced": self.replaced,
-                "seconds": round(self.seconds, 3), "facets": self.facets, "start": self.start,
-                "end": self.end}
+        return {**asdict(self), "seconds": round(self.seconds, 3)}
 
 
 def pull(index, target: Target, what: Slice, *, client=None, batch: int = BATCH,
