@@ -173,8 +173,7 @@ def facet_ids(table: dict, wanted: tuple[str, ...], where: str) -> list[int]:
         stems = stemmer.stems(want)
         found = by_name.get(_norm(want)) or by_alias.get(" ".join(stems))
         if not found:  # "the Philadelphia Fed": the longest run of words that is an alias
-            runs = [stems[i:j] for n in range(len(stems) - 1, 0, -1) for i in range(len(stems) - n + 1)
-                    for j in (i + n,)]
+            runs = [stems[i:i + n] for n in range(len(stems) - 1, 0, -1) for i in range(len(stems) - n + 1)]
             found = next((by_alias[" ".join(r)] for r in runs if " ".join(r) in by_alias), None)
         if not found:
             near = sorted(n for fid, n, _ in table.get("names", []) if _norm(want) in _norm(n))[:3]
