@@ -340,6 +340,10 @@ def test_the_cli_pulls_a_slice(pushed, tmp_path):
     out = runner.invoke(cli, ["-d", str(mine), "pull", "--from", str(tmp_path / "missing")])
     assert out.exit_code == 1 and out.output.startswith("Error: ") and out.output.count("\n") == 1
     assert not (tmp_path / "missing").exists()
+    # no server there (nothing listens on port 1 of this machine): one line, and no file left
+    out = runner.invoke(cli, ["-d", str(tmp_path / "fresh.db"), "pull", "--from", "qdrant://127.0.0.1:1/debates"])
+    assert out.exit_code == 1 and out.output.startswith("Error: Qdrant: ") and out.output.count("\n") == 1
+    assert not (tmp_path / "fresh.db").exists()
 
 
 def test_a_push_carries_what_a_faithful_file_needs(pushed, tmp_path):

@@ -566,10 +566,10 @@ def pull(ctx, source, period, since, until, facets, batch, as_json):
         idx = open_index(path, settings, create=True)
         try:
             report = pull_slice(idx, target, what, client=client, batch=batch, progress=progress)
-        except KeyboardInterrupt:
-            raise click.ClickException("interrupted: the documents written are kept; pull again to finish")
-        except TragError:  # refused before writing into a file made for it: leave no empty file
+        except BaseException as exc:  # stopped before writing into a file made for it: leave no empty file
             discard = made and not idx.conn.execute("SELECT 1 FROM documents LIMIT 1").fetchone()
+            if isinstance(exc, KeyboardInterrupt):
+                raise click.ClickException("interrupted: the documents written are kept; pull again to finish")
             raise
         finally:
             if show:
