@@ -482,6 +482,16 @@ def eval_(ctx, qa_file, k, category, limit, decay, fusion, scope, as_json):
 # -- push -----------------------------------------------------------------------------------
 
 
+def _chunk_bar(show: bool):
+    """A progress callback (chunks done, chunks in all) drawing a one-line bar on stderr."""
+    def progress(done: int, total: int) -> None:
+        if show:
+            filled = int(24 * done / total) if total else 24
+            click.echo(f"\r[{'#' * filled}{'.' * (24 - filled)}] {done}/{total} chunks ", nl=False, err=True)
+
+    return progress
+
+
 @cli.command()
 @_database
 @click.option("--to", "to", required=True,
@@ -501,11 +511,7 @@ def push(ctx, to, shard_by, batch, as_json):
     target = parse_target(to)
     idx = open_index(settings.db, settings, write=True)
     show = sys.stderr.isatty() and not as_json
-
-    def progress(done: int, total: int) -> None:
-        if show:
-            filled = int(24 * done / total) if total else 24
-            click.echo(f"\r[{'#' * filled}{'.' * (24 - filled)}] {done}/{total} chunks ", nl=False, err=True)
+    progress = _chunk_bar(show)
 
     try:
         report = push_index(idx, target, shard_by=shard_by, batch=batch, progress=progress)
@@ -522,6 +528,67 @@ def push(ctx, to, shard_by, batch, as_json):
     _echo(f"{report.target}: {report.sent} chunks sent, {report.deleted} deleted, {report.unchanged} unchanged "
           f"of {report.chunks} in {report.seconds:.1f}s" + (f" ({rate}/s)" if rate else "")
           + f"; periods by {report.shard_by}" + (" as shard keys" if report.sharded else " (payload filter)"))
+
+
+# -- pull -----------------------------------------------------------------------------------
+
+
+@cli.command()
+@_database
+@click.option("--from", "source", required=True,
+              help="qdrant://HOST:PORT/COLLECTION (API key from QDRANT_API_KEY), or a folder a local push wrote.")
+@click.option("--period", help='A period as a question names it: "2019", "March 2019", "Q4 2023", "the 1990s".')
+@click.option("--since", help="First day to pull (YYYY-MM-DD).")
+@click.option("--until", help="Last day to pull (YYYY-MM-DD).")
+@click.option("--facet", "facets", multiple=True,
+              help='A speaker or source, by name or alias ("Keir Starmer"); repeat for several.')
+@click.option("--batch", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="Chunks per written batch (whole documents).")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+def pull(ctx, source, period, since, until, facets, batch, as_json):
+    """Write a slice of a Qdrant collection (a period, speakers, sources) into the index file, vectors as pushed."""
+    from .backends.pull import pull as pull_slice
+    from .backends.pull import slice_of
+    from .backends.qdrant import parse_target
+    from .index import open_index
+
+    settings = _settings(ctx)
+    what = slice_of(period, _date(since), _date(until), tuple(facets))
+    target = parse_target(source)
+    client = target.connect(create=False)  # a mistyped folder is refused before the file is made
+    path = Path(settings.db)
+    made = not path.exists()
+    show = sys.stderr.isatty() and not as_json
+    progress = _chunk_bar(show)
+    discard = False
+    try:
+        idx = open_index(path, settings, create=True)
+        try:
+            report = pull_slice(idx, target, what, client=client, batch=batch, progress=progress)
+        except BaseException as exc:  # stopped before writing into a file made for it: leave no empty file
+            discard = made and not idx.conn.execute("SELECT 1 FROM documents LIMIT 1").fetchone()
+            if isinstance(exc, KeyboardInterrupt):
+                raise click.ClickException("interrupted: the documents written are kept; pull again to finish")
+            raise
+        finally:
+            if show:
+                click.echo("", err=True)
+            idx.close()
+    finally:
+        client.close()
+        if discard:
+            for extra in ("", "-wal", "-shm", "-lock"):
+                Path(str(path) + extra).unlink(missing_ok=True)
+    if as_json:
+        _echo_json(report.to_dict(), indent=2)
+        return
+    what_text = ", ".join(x for x in (
+        f"{report.start or '…'} to {report.end or '…'}" if report.start or report.end else "",
+        "; ".join(report.facets)) if x) or "everything"
+    _echo(f"{report.source} ({what_text}): {report.documents} documents ({report.chunks} chunks) written, "
+          f"{report.kept} already in the file, {report.replaced} replaced, of {report.selected} selected; "
+          f"{report.seconds:.1f}s")
 
 
 # -- doctor ---------------------------------------------------------------------------------

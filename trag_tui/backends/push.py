@@ -5,12 +5,16 @@ what it holds: each chunk's stored vector, a sparse vector of its stems with BM2
 and the payload the modes filter and show. One hash per chunk (vector and payload) is recorded
 in the file once the target acknowledged its batch, so a re-push of an unchanged file sends
 nothing, a changed file sends only what changed and deletes what is gone, and a push killed
-half-way resumes from the last acknowledged batch.
+half-way resumes from the last acknowledged batch. A point also carries the rest of its
+document's row (meta, date source, content hash) and its chunk ordinal, and the collection's
+metadata holds the file's facet table, so `trag-tui pull` can write a faithful file of any
+slice from the collection alone.
 """
 from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import json
 import re
 import time
 from collections import Counter
@@ -25,6 +29,7 @@ from ..facets import Stemmer, facet_index
 from ..store import UNKNOWN_DAY
 from .qdrant import (
     DENSE,
+    FACETS_KEY,
     LEXICAL,
     QdrantError,
     Target,
@@ -62,7 +67,8 @@ class PushReport:
 
 
 _COLUMNS = ("c.id, c.document_id, d.source_id, d.date, c.day, d.title, d.speaker, c.text, c.parent_id, "
-            "c.start_char, c.end_char, c.centrality, c.cluster_id, c.searchable")
+            "c.start_char, c.end_char, c.centrality, c.cluster_id, c.searchable, c.ordinal, d.date_source, "
+            "d.meta, d.content_hash")
 
 
 def _rows(conn: sqlite3.Connection) -> Iterator[tuple]:
@@ -85,14 +91,19 @@ def _rows_with_vectors(conn: sqlite3.Connection, ids: list[int]) -> list[tuple]:
 
 
 def _payload(row: tuple, facets: list[int], shard_by: str) -> dict:
+    """What a point holds: the fields the modes filter and show, and the rest of its document's
+    row (chunk ordinal, date source, meta, content hash), so `trag-tui pull` can write a faithful
+    file from the collection alone."""
     (_, document_id, doc_id, date, day, title, speaker, text, parent_id, start, end,
-     centrality, cluster_id, searchable) = row[:14]
+     centrality, cluster_id, searchable, ordinal, date_source, meta, content_hash) = row[:18]
     return {
         "document_id": document_id, "doc_id": doc_id, "date": date,
         "day": UNKNOWN_DAY if day is None else day, "title": title, "speaker": speaker, "text": text,
         "parent_id": parent_id, "start_char": start, "end_char": end,
         "centrality": round(float(centrality or 0.0), 9), "cluster_id": cluster_id, "facets": facets,
         "period": period_of(day, shard_by), "searchable": bool(searchable),
+        "ordinal": ordinal, "date_source": date_source, "meta": json.loads(meta or "{}"),
+        "content_hash": content_hash,
     }
 
 
@@ -150,13 +161,19 @@ def _push(index, conn, target, client, models, embedder, shard_by, sharded, batc
     tid = _target_id(conn, target.key())
     state = dict(conn.execute("SELECT chunk_id, hash FROM push_state WHERE target_id = ?", (tid,)))
     meta: dict = {}
+    stored_facets = None
     if client.collection_exists(name):
-        meta = (client.get_collection(name).config.metadata or {}).get("trag_tui") or {}
+        info = client.get_collection(name)
+        metadata = info.config.metadata or {}
+        meta = metadata.get("trag_tui") or {}
+        stored_facets = (metadata.get(FACETS_KEY) or {}).get("hash")
         if not meta:
             raise QdrantError(f"{target.key()}: the collection exists and was not made by trag-tui")
         if meta.get("embedder") != embedder:
             raise QdrantError(f"{target.key()} holds vectors of {meta.get('embedder')!r}; this index's "
                               f"embedder is {embedder!r}: push to another collection")
+        if not target.local and "cluster_id" not in (info.payload_schema or {}):  # made before pulls
+            quiet_payload_index(client, name, "cluster_id", models.PayloadSchemaType.INTEGER)
         if client.count(name, exact=True).count < len(state):  # emptied or replaced since: send all
             state = {}
     else:
@@ -173,6 +190,7 @@ def _push(index, conn, target, client, models, embedder, shard_by, sharded, batc
             sharding_method=models.ShardingMethod.CUSTOM if sharded else None,
             metadata={"trag_tui": meta})
         for key, schema in (("day", models.PayloadSchemaType.INTEGER),
+                            ("cluster_id", models.PayloadSchemaType.INTEGER),
                             ("facets", models.PayloadSchemaType.INTEGER),
                             ("period", models.PayloadSchemaType.KEYWORD),
                             ("searchable", models.PayloadSchemaType.BOOL)):
@@ -237,10 +255,22 @@ def _push(index, conn, target, client, models, embedder, shard_by, sharded, batc
         report.sent += len(part)
         if progress is not None:
             progress(report.sent, total)
+    table = facet_table(conn)
+    if table["hash"] != stored_facets:  # after the points whose facet ids it names
+        client.update_collection(name, metadata={FACETS_KEY: table})
     with transaction(conn):
         conn.execute("UPDATE push_targets SET pushed_at = ? WHERE id = ?",
                      (dt.datetime.now(dt.UTC).isoformat(timespec="seconds"), tid))
     return report
+
+
+def facet_table(conn: sqlite3.Connection) -> dict:
+    """The file's facets (id, name, kind) and their aliases, with a hash: what the facet ids in
+    the points mean, so a pull can take a slice by a speaker's or source's name."""
+    names = [list(r) for r in conn.execute("SELECT id, name, kind FROM facets ORDER BY id")]
+    aliases = [list(r) for r in conn.execute("SELECT alias, facet_id FROM facet_aliases ORDER BY 1, 2")]
+    digest = hashlib.blake2b(repr((names, aliases)).encode(), digest_size=16).hexdigest()
+    return {"hash": digest, "names": names, "aliases": aliases}
 
 
 def _document_facets(index) -> dict[int, list[int]]:
@@ -252,4 +282,4 @@ def _document_facets(index) -> dict[int, list[int]]:
     return out
 
 
-__all__ = ["BATCH", "PushReport", "push"]
+__all__ = ["BATCH", "PushReport", "facet_table", "push"]

@@ -33,6 +33,8 @@ DENSE = "dense"
 LEXICAL = "lexical"
 LOCAL_COLLECTION = "trag"
 UNDATED = "undated"
+# The collection's metadata key for the pushed file's facet table (names, kinds, aliases).
+FACETS_KEY = "trag_tui_facets"
 # BM25 as FTS5 computes it for the index (text weighted 1.0, title 0.5); the server multiplies
 # each term's weight by its IDF over the collection (Modifier.IDF).
 K1 = 1.2

@@ -1,0 +1,397 @@
+"""Writing a person's slice of a Qdrant collection into one index file, without embedding anything.
+
+The cluster holds everything; a person carries a period, a speaker or a source, with the whole
+engine, offline. A slice is whole documents: the collection is scrolled once, for ids and keys
+only, under the period and facet filters (every chunk of a document carries its day and
+facets, so a selected document comes with every chunk, parent passages included); the points
+are then fetched by id, a batch of whole documents at a time, with the vectors stored at push
+time. Documents are written through the indexer's own `insert_documents`, a batch of
+whole documents per transaction, so a pull that stops half-way leaves a consistent file and a
+re-run writes only what is missing: a document already in the file (same source id, same
+content hash) is never written twice.
+
+The slice keeps the collection's corroboration scores (centrality and near-duplicate clusters
+of the whole collection, not recomputed over the slice), so the file ranks its passages as the
+cluster does. Facets are read again from the pulled documents, as indexing reads them.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+
+from ..chunking import Chunk
+from ..db import check_sound, get_meta, sqlite3, transaction, writer_lock
+from ..documents import Document
+from ..facets import Stemmer, update_facets
+from ..retrieval.candidates import DayRange
+from ..store import (
+    PreparedDocument,
+    delete_documents,
+    embed_text,
+    ensure_embedder,
+    from_day,
+    insert_documents,
+    text_hash,
+    to_day,
+)
+from .qdrant import DENSE, FACETS_KEY, QdrantError, Target, client_module, periods_in
+
+BATCH = 1000  # chunks per written batch (whole documents, so a batch may hold more)
+PAGE = 1000  # points per look-up of whole points
+# Points per scroll of ids and keys (a few small fields each): few pages, since local mode
+# evaluates the filter over the whole collection for every page.
+KEYS_PAGE = 10_000
+_DATE_SOURCES = ("filename", "xml", "metadata", "text", "default", "unknown")
+
+
+class PullError(QdrantError):
+    """A slice that cannot be pulled as asked, in one line for the user."""
+
+
+@dataclass(frozen=True)
+class Slice:
+    """What to pull: an inclusive day range (None: open) and speakers or sources by name."""
+
+    lo: int | None = None
+    hi: int | None = None
+    facets: tuple[str, ...] = ()
+
+    @property
+    def dated(self) -> bool:
+        """Whether the slice is a period (undated documents are then left out)."""
+        return self.lo is not None or self.hi is not None
+
+    @property
+    def days(self) -> DayRange:
+        """The slice's days as retrieval bounds them."""
+        return DayRange(self.lo, self.hi, include_undated=not self.dated)
+
+
+def slice_of(period: str | None = None, since: dt.date | None = None, until: dt.date | None = None,
+             facets: tuple[str, ...] = (), as_of: dt.date | None = None) -> Slice:
+    """A slice from a period as a question names one ("2019", "March 2019", "Q4 2023", "the
+    1990s"), read by the question parser, narrowed by --since/--until dates."""
+    lo, hi = to_day(since), to_day(until)
+    if period is not None and period.strip():
+        from ..temporal.question import parse
+
+        found = parse(period, as_of or dt.date.today())
+        if found.start is None and found.end is None:
+            raise PullError(f"{period!r} names no period (try 2019, March 2019, Q4 2023 or the 1990s)")
+        start, end = to_day(found.start), to_day(found.end)
+        lo = start if lo is None or (start is not None and start > lo) else lo
+        hi = end if hi is None or (end is not None and end < hi) else hi
+    if lo is not None and hi is not None and lo > hi:
+        raise PullError(f"an empty period: {from_day(lo)} is after {from_day(hi)}")
+    names = tuple(" ".join(f.split()) for f in facets if f.strip())
+    return Slice(lo, hi, names)
+
+
+@dataclass
+class PullReport:
+    """What a pull did."""
+
+    source: str
+    selected: int = 0
+    documents: int = 0
+    chunks: int = 0
+    kept: int = 0
+    replaced: int = 0
+    seconds: float = 0.0
+    facets: list[str] = field(default_factory=list)
+    start: str | None = None
+    end: str | None = None
+
+    def to_dict(self) -> dict:
+        """JSON-ready form."""
+        return {**asdict(self), "seconds": round(self.seconds, 3)}
+
+
+def pull(index, target: Target, what: Slice, *, client=None, batch: int = BATCH,
+         progress: Callable[[int, int], None] | None = None) -> PullReport:
+    """Write the documents of `what` from the collection at `target` into the open index; see
+    the module docstring. Refuses a file whose embedder differs from the collection's."""
+    if index.readonly:
+        raise PullError(f"{index.path} is read-only: a pull writes into it")
+    _, models = client_module()
+    own = client is None
+    client = client if client is not None else target.connect(create=False)
+    started = time.perf_counter()
+    try:
+        with writer_lock(index.path):
+            report = _pull(index, target, what, client, models, batch, progress)
+    finally:
+        if own:
+            client.close()
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _collection(client, target: Target) -> tuple[dict, dict | None]:
+    """The collection's trag-tui metadata and its facet table (None when pushed without one)."""
+    if not client.collection_exists(target.collection):
+        raise PullError(f"{target.key()}: no such collection; `trag-tui push --to` it first")
+    metadata = client.get_collection(target.collection).config.metadata or {}
+    meta = metadata.get("trag_tui") or {}
+    if not meta:
+        raise PullError(f"{target.key()}: this collection was not pushed by trag-tui")
+    return meta, metadata.get(FACETS_KEY)
+
+
+def _check_embedder(conn: sqlite3.Connection, path, target: Target, meta: dict) -> tuple[str, int]:
+    name, dim = meta.get("embedder"), int(meta.get("dim") or 0)
+    if not name or dim <= 0:
+        raise PullError(f"{target.key()}: the collection records no embedder")
+    have = get_meta(conn, "embedder")
+    have_dim = int(get_meta(conn, "embedding_dim") or 0)
+    if have is not None and (have != name or have_dim != dim):
+        raise PullError(f"{path} uses the embedder {have!r} ({have_dim}-d) and {target.key()} holds vectors "
+                        f"of {name!r} ({dim}-d): pull into a new file")
+    return name, dim
+
+
+def _norm(name: str) -> str:
+    return " ".join(name.split()).casefold()
+
+
+def facet_ids(table: dict, wanted: tuple[str, ...], where: str) -> list[int]:
+    """The collection's facet ids for names as a person writes them: a facet's name (any case),
+    or one of its aliases read with the index's tokenizer ("Starmer", "the Philadelphia Fed")."""
+    by_name: dict[str, list[int]] = {}
+    for fid, name, _ in table.get("names", []):
+        by_name.setdefault(_norm(name), []).append(int(fid))
+    by_alias: dict[str, list[int]] = {}
+    for alias, fid in table.get("aliases", []):
+        by_alias.setdefault(alias, []).append(int(fid))
+    stemmer = Stemmer()
+    out: list[int] = []
+    for want in wanted:
+        stems = stemmer.stems(want)
+        found = by_name.get(_norm(want)) or by_alias.get(" ".join(stems))
+        if not found:  # "the Philadelphia Fed": the longest run of words that is an alias
+            runs = [stems[i:i + n] for n in range(len(stems) - 1, 0, -1) for i in range(len(stems) - n + 1)]
+            found = next((by_alias[" ".join(r)] for r in runs if " ".join(r) in by_alias), None)
+        if not found:
+            near = sorted(n for fid, n, _ in table.get("names", []) if _norm(want) in _norm(n))[:3]
+            hint = f"; did you mean {', '.join(repr(n) for n in near)}?" if near else ""
+            raise PullError(f"no speaker or source named {want!r} in {where}{hint}")
+        out.extend(f for f in found if f not in out)
+    return out
+
+
+def _filter(models, what: Slice, table: dict | None, where: str):
+    must = []
+    if what.dated:  # an undated document is in no period
+        lo, hi = what.days.bounds()
+        must.append(models.FieldCondition(key="day", range=models.Range(gte=lo, lte=hi)))
+    if what.facets:
+        if table is None:  # pushed before the facet table travelled: speakers by their exact name
+            must.append(models.FieldCondition(key="speaker", match=models.MatchAny(any=list(what.facets))))
+        else:
+            ids = facet_ids(table, what.facets, where)
+            must.append(models.FieldCondition(key="facets", match=models.MatchAny(any=ids)))
+    return models.Filter(must=must) if must else None
+
+
+def _scroll(client, collection: str, where, payload, **extra):
+    offset = None
+    while True:
+        points, offset = client.scroll(collection, scroll_filter=where, limit=KEYS_PAGE, offset=offset,
+                                       with_payload=payload, **extra)
+        yield from points
+        if offset is None:
+            return
+
+
+def _source_row(conn: sqlite3.Connection, key: str) -> int:
+    """The files row that owns the pulled documents: one per collection, never a file on disk."""
+    now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+    with transaction(conn):
+        conn.execute("INSERT OR IGNORE INTO files (path, size, mtime_ns, content_hash, complete, indexed_at) "
+                     "VALUES (?, 0, 0, '', 1, ?)", (key, now))
+        conn.execute("UPDATE files SET indexed_at = ? WHERE path = ?", (now, key))
+    return conn.execute("SELECT id FROM files WHERE path = ?", (key,)).fetchone()[0]
+
+
+@dataclass
+class _Selected:
+    """The slice as the first scroll finds it: documents, their points, and the clusters."""
+
+    docs: dict[int, tuple[str, str, list[int]]] = field(default_factory=dict)  # document: source id, hash, points
+    place: dict[int, tuple[int, int]] = field(default_factory=dict)  # point: (document, ordinal)
+    members: dict[int, list[int]] = field(default_factory=dict)  # cluster: its points in the slice
+    local: dict[int, int] = field(default_factory=dict)  # point: the file's chunk id, once known
+
+
+def _select(client, collection: str, where, meta: dict, what: Slice) -> _Selected:
+    found = _Selected()
+    extra: dict = {}
+    if meta.get("sharded") and what.dated:  # a period asks only the shards of its decades or years
+        periods = periods_in(what.days, list(meta.get("periods", [])), meta.get("shard_by", "decade"))
+        if periods == []:
+            return found
+        if periods is not None:
+            extra["shard_key_selector"] = periods
+    fields = ["document_id", "doc_id", "content_hash", "ordinal", "cluster_id"]
+    for p in _scroll(client, collection, where, fields, **extra):
+        pay, uid = p.payload or {}, int(p.id)
+        d = int(pay["document_id"])
+        doc = found.docs.setdefault(d, (pay.get("doc_id") or "", pay.get("content_hash") or f"pulled:{d}", []))
+        doc[2].append(uid)
+        found.place[uid] = (d, int(pay.get("ordinal", -1)))
+        if pay.get("cluster_id") is not None:
+            found.members.setdefault(int(pay["cluster_id"]), []).append(uid)
+    for doc in found.docs.values():
+        doc[2].sort()
+    return found
+
+
+def _pull(index, target, what, client, models, batch, progress) -> PullReport:
+    conn = index.conn
+    meta, table = _collection(client, target)
+    name, dim = _check_embedder(conn, index.path, target, meta)
+    where = _filter(models, what, table, target.key())
+    report = PullReport(target.key(), facets=list(what.facets), start=_iso(what.lo), end=_iso(what.hi))
+    sel = _select(client, target.collection, where, meta, what)  # ids and keys only: no text, no vectors
+    report.selected = len(sel.docs)
+    check_sound(conn, index.path)  # before the first write
+    ensure_embedder(conn, name, dim)
+    file_id = _source_row(conn, "pull:" + target.key())
+    have = set(conn.execute("SELECT source_id, content_hash FROM documents"))
+    wanted = {(s, h) for s, h, _ in sel.docs.values()}
+    ids = {s for s, _ in wanted}
+    todo = sorted(d for d, (s, h, _) in sel.docs.items() if (s, h) not in have)
+    # A document this collection gave before and has changed since (or whose row it now uses
+    # for another document, after the pushed file was rebuilt) is replaced.
+    places = set(todo)
+    before = conn.execute("SELECT id, ordinal, source_id, content_hash FROM documents WHERE file_id = ?",
+                          (file_id,)).fetchall()
+    stale = [i for i, o, s, h in before if (s in ids and (s, h) not in wanted) or o in places]
+    # Documents of earlier pulls outside this slice: their chunks may share clusters with these.
+    outside = any((s, h) not in wanted for i, _, s, h in before if i not in stale)
+    report.kept = len(sel.docs) - len(todo)
+    total = sum(len(sel.docs[d][2]) for d in todo)
+    if stale:
+        with transaction(conn):
+            delete_documents(conn, stale)
+        report.replaced = len(stale)
+    part: list[int] = []
+    size = 0
+    for d in todo:
+        part.append(d)
+        size += len(sel.docs[d][2])
+        if size >= batch or d == todo[-1]:
+            _write(conn, client, target, file_id, part, sel, outside, report)
+            if progress is not None:
+                progress(report.chunks, total)
+            part, size = [], 0
+    with transaction(conn):
+        conn.execute("UPDATE files SET documents = (SELECT count(*) FROM documents WHERE file_id = ?) "
+                     "WHERE id = ?", (file_id, file_id))
+    update_facets(conn)
+    return report
+
+
+def _iso(day: int | None) -> str | None:
+    date = from_day(day)
+    return date.isoformat() if date else None
+
+
+def _write(conn, client, target, file_id, doc_ids: list[int], sel: _Selected, outside: bool,
+           report: PullReport) -> None:
+    """One transaction: these documents whole, with their vectors, offsets and corroboration."""
+    wanted = [u for d in doc_ids for u in sel.docs[d][2]]
+    points: dict[int, list] = {}
+    for i in range(0, len(wanted), PAGE):
+        for p in client.retrieve(target.collection, wanted[i:i + PAGE], with_payload=True, with_vectors=[DENSE]):
+            points.setdefault(int((p.payload or {})["document_id"]), []).append(p)
+    prepared: list[PreparedDocument] = []
+    vectors: dict[str, bytes] = {}
+    extra: list[tuple[int, list]] = []  # (ordinal in the file row, points in chunk order)
+    for d in doc_ids:
+        found = sorted(points.get(d, []), key=lambda p: int(p.id))
+        if not found:
+            continue  # deleted from the collection since the first scroll
+        p0 = found[0].payload
+        ordinal_of = {int(p.id): int(p.payload.get("ordinal", n)) for n, p in enumerate(found)}
+        chunks, hashes = [], []
+        for p in found:
+            pay = p.payload
+            parent = pay.get("parent_id")
+            chunk = Chunk(ordinal_of[int(p.id)], pay["text"], int(pay["start_char"]), int(pay["end_char"]),
+                          bool(pay.get("searchable", True)), None if parent is None else ordinal_of.get(int(parent)))
+            h = text_hash(embed_text(pay.get("title") or "", chunk.text))
+            if chunk.searchable:
+                dense = (p.vector or {}).get(DENSE) if isinstance(p.vector, dict) else None
+                if dense is None:
+                    raise PullError(f"{target.key()}: point {p.id} is searchable but holds no vector")
+                vectors[h] = np.asarray(dense, dtype="<f4").tobytes()
+            chunks.append(chunk)
+            hashes.append(h)
+        date = dt.date.fromisoformat(p0["date"]) if p0.get("date") else None
+        source = p0.get("date_source")
+        doc = Document(text="", title=p0.get("title") or "", speaker=p0.get("speaker") or "", date=date,
+                       date_source=source if source in _DATE_SOURCES else ("metadata" if date else "unknown"),
+                       source_id=p0.get("doc_id"), meta=p0.get("meta") or {})
+        content = p0.get("content_hash") or f"pulled:{d}"
+        prepared.append(PreparedDocument(file_id, d, doc, doc.source_id or "", content, chunks, hashes))
+        extra.append((d, found))
+    if not prepared:
+        return
+    with transaction(conn):
+        insert_documents(conn, prepared, vectors)
+        for d, found in extra:
+            ids = dict(conn.execute(
+                "SELECT c.ordinal, c.id FROM chunks c JOIN documents o ON o.id = c.document_id "
+                "WHERE o.file_id = ? AND o.ordinal = ?", (file_id, d)))
+            sel.local.update((int(p.id), ids[int(p.payload.get("ordinal", n))]) for n, p in enumerate(found))
+        conn.executemany("UPDATE chunks SET centrality = ? WHERE id = ?",
+                         [(p.payload.get("centrality"), sel.local[int(p.id)]) for _, found in extra for p in found])
+        keys = {int(c) for _, found in extra for p in found if (c := p.payload.get("cluster_id")) is not None}
+        conn.executemany("UPDATE chunks SET cluster_id = ? WHERE id = ?",
+                         _clusters(conn, client, target, sorted(keys), sel, outside))
+    report.documents += len(prepared)
+    report.chunks += sum(len(p.chunks) for p in prepared)
+
+
+def _clusters(conn, client, target: Target, keys: list[int], sel: _Selected, outside: bool
+              ) -> list[tuple[int, int]]:
+    """(representative, chunk) for every chunk the file holds of these near-duplicate clusters:
+    the collection's clusters cut to the file, each led by its member with the smallest
+    collection id, whatever order the slices were pulled in."""
+    members = {k: {u: None for u in sel.members.get(k, [])} for k in keys}
+    if outside and keys:  # members pulled in earlier runs: asked of the collection
+        _, models = client_module()
+        where = models.Filter(must=[models.FieldCondition(key="cluster_id", match=models.MatchAny(any=keys))])
+        for p in _scroll(client, target.collection, where, ["cluster_id", "doc_id", "content_hash", "ordinal"]):
+            members[int(p.payload["cluster_id"])].setdefault(int(p.id), p.payload)
+    out: list[tuple[int, int]] = []
+    for found in members.values():
+        held = [c for u in sorted(found) if (c := _chunk(conn, sel, u, found[u])) is not None]
+        out.extend((held[0], c) for c in held)
+    return out
+
+
+def _chunk(conn, sel: _Selected, uid: int, payload: dict | None) -> int | None:
+    """The file's chunk id for the collection's point, if the file holds it."""
+    if uid not in sel.local:
+        if payload is not None:
+            key = (payload.get("doc_id"), payload.get("content_hash"), payload.get("ordinal", -1))
+        elif uid in sel.place:  # a document of the slice the file already held
+            d, ordinal = sel.place[uid]
+            key = (sel.docs[d][0], sel.docs[d][1], ordinal)
+        else:
+            return None
+        row = conn.execute("SELECT c.id FROM chunks c JOIN documents d ON d.id = c.document_id "
+                           "WHERE d.source_id = ? AND d.content_hash = ? AND c.ordinal = ?", key).fetchone()
+        if row is None:
+            return None
+        sel.local[uid] = row[0]
+    return sel.local[uid]
+
+
+__all__ = ["BATCH", "PullError", "PullReport", "Slice", "facet_ids", "pull", "slice_of"]
