@@ -490,8 +490,6 @@ def test_a_document_changed_in_the_collection_is_replaced_on_the_next_pull(tmp_p
     client.close()
 
 
-@pytest.mark.xfail(strict=True, reason="`index FOLDER --prune` on the file's own folder counts the pulled "
-                   "documents' row as a file that is gone; indexer._prune should skip rows named 'pull:…'")
 def test_indexing_the_files_own_folder_with_prune_keeps_pulled_documents(pushed, tmp_path):
     _, spec = pushed
     mine = _open(tmp_path / "mine.db")

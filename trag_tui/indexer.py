@@ -416,6 +416,8 @@ class Indexer:
         roots = [file_key(Path(p), self.db_path) for p in paths]
         gone, removed = [], 0
         for file_id, key in self.conn.execute("SELECT id, path FROM files").fetchall():
+            if key.startswith("pull:"):
+                continue  # documents pulled from a collection have no file on disk to miss
             inside = any(key == r or key.startswith(r.rstrip("/") + "/") or r == "." for r in roots)
             if inside and key not in seen:
                 gone.append(file_id)
