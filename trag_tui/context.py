@@ -158,6 +158,7 @@ def window(passage: str, chunk: str, limit: int, count: TokenCounter) -> tuple[s
     # Shrink the matched chunk from its end until it fits, then grow around it.
     if not fits(lo, lo + 1):
         return "…", True
+    starts: list[int] = []
     if not fits(lo, hi):
         good, bad = lo + 1, hi
         while bad - good > 1:
@@ -172,9 +173,10 @@ def window(passage: str, chunk: str, limit: int, count: TokenCounter) -> tuple[s
         lo, hi = max(0, lo - e), min(n, hi + e)
         hi += _largest(n - hi, lambda r: fits(lo, hi + r))
         lo -= _largest(lo, lambda left: fits(lo - left, hi))
-        lo, hi = _sentence_start(passage, words, lo, hi, first, fits)
+        starts = _sentence_starts(passage) if lo > 0 else []
+        lo, hi = _sentence_start(starts, lo, hi, first, fits)
     text = _sentence_cut(_join(words, lo, hi))
-    if lo > 0 and lo in _sentence_starts(passage):
+    if lo > 0 and lo in (starts or _sentence_starts(passage)):
         text = "… " + text[1:]  # a whole first sentence: "… " where "…word" is a cut one
     return text, True
 
@@ -189,7 +191,7 @@ def _sentence_starts(passage: str) -> list[int]:
     return starts if at == len(passage.split(" ")) else []
 
 
-def _sentence_start(passage: str, words: list[str], lo: int, hi: int, first: int,
+def _sentence_start(starts: list[int], lo: int, hi: int, first: int,
                     fits: Callable[[int, int], bool]) -> tuple[int, int]:
     """Move a window's start back to the start of the sentence it falls in, giving up words
     at the end instead, when the match stays inside; else forward to the next sentence.
@@ -198,7 +200,6 @@ def _sentence_start(passage: str, words: list[str], lo: int, hi: int, first: int
     against ("…LIHEAP, I want to thank … for introducing the IDEA legislation" was the very
     sentence a question about IDEA needed).
     """
-    starts = _sentence_starts(passage) if lo > 0 else []
     if not starts or lo in starts:
         return lo, hi
     back = max(s for s in starts if s < lo)
