@@ -133,13 +133,15 @@ def _named(question: str, source: Source) -> bool:
     return bool(parts) and re.search(r"\b" + re.escape(parts[-1]) + r"\b", question) is not None
 
 
-_SAYING = content_words("say said says tell told speak spoke talk talked mention mentioned "
-                        "state stated announce announced")
+# Words that say who speaks or that they spoke, not what about: offices, forms of address, verbs.
+_NOT_TOPIC = frozenset(content_words(
+    "say said says tell told speak spoke talk talked mention mentioned state stated announce "
+    "announced " + " ".join(sorted(_NOT_NAMES))))
 
 
 def _topic(question_words: set[str], sources: Sequence[Source], theirs: set[int]) -> set[str]:
     """The question's words that are not who speaks, their office, or a verb of saying."""
-    who: set[str] = set(_SAYING) | content_words(" ".join(_NOT_NAMES))
+    who: set[str] = set(_NOT_TOPIC)
     for s in sources:
         if id(s) in theirs:
             who |= content_words(f"{s.speaker or ''} {s.role or ''}")
@@ -182,7 +184,8 @@ def rank(question: str, sources: Sequence[Source], *, mode: str | None = None, e
     named = {id(s) for s in sources if _named(question, s)}
     theirs = named | {id(s) for s in sources if _speaks_as_asked(qwords, s)}
     gist = kind is None and bool(theirs) and not _topic(qwords, sources, theirs)
-    longest = max((len(s.passage.split()) for s in sources if id(s) in theirs), default=1)
+    longest = max((len(s.passage.split()) for s in sources if id(s) in theirs), default=1) \
+        if gist else 1
     out = []
     for (s, sentence, position), sim, first in zip(rows, sims, lead):
         words = content_words(sentence)
