@@ -205,12 +205,11 @@ class LexicalMatches:
 
     def __init__(self, conn: sqlite3.Connection):
         self.conn = conn
-        rows = conn.execute("SELECT id, day FROM chunks WHERE searchable = 1").fetchall()
-        top = max((r[0] for r in rows), default=0)
-        self.day_of = np.full(top + 1, UNKNOWN_DAY, dtype=np.int64)
-        for uid, day in rows:
-            if day is not None:
-                self.day_of[uid] = day
+        rows = np.asarray(conn.execute(
+            "SELECT id, coalesce(day, ?) FROM chunks WHERE searchable = 1", (UNKNOWN_DAY,)
+        ).fetchall(), dtype=np.int64).reshape(-1, 2)
+        self.day_of = np.full(int(rows[:, 0].max(initial=0)) + 1, UNKNOWN_DAY, dtype=np.int64)
+        self.day_of[rows[:, 0]] = rows[:, 1]
         self._kept: dict[str, tuple[np.ndarray, np.ndarray]] = {}
 
     def _matches(self, match: str) -> tuple[np.ndarray, np.ndarray]:
