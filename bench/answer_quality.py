@@ -71,9 +71,10 @@ def norm(text: str) -> str:
 
 
 def holds(text: str, gold: str) -> bool:
-    """Does `text` contain `gold` as whole words?"""
+    """Does `text` contain `gold` as whole words? A number is whole too: "$4" is not in
+    "$4.96", nor "15" in "15.50"."""
     g = norm(gold)
-    return bool(g) and re.search(r"(?<!\w)" + re.escape(g) + r"(?!\w)", norm(text)) is not None
+    return bool(g) and re.search(r"(?<![\w.])" + re.escape(g) + r"(?!\w|\.\d)", norm(text)) is not None
 
 
 def token_f1(pred: str, gold: str) -> float:

@@ -25,6 +25,10 @@ from trag_tui.extractive import (
     ("What is the current inflation rate?", "number"),
     ("How many people crossed the Channel in 2020?", "number"),
     ("What is the Rwanda scheme?", None),
+    # the scene first, then the question: the type is the asking sentence's
+    ("Serena Williams announced she will retire after the U.S. Open. How many grand slams "
+     "has she won?", "number"),
+    ("Who won the Hart Trophy? Which team does he play for?", None),
 ])
 def test_answer_types(question, kind):
     assert answer_type(question) == kind
@@ -105,6 +109,20 @@ def test_a_question_in_the_sources_is_not_the_answer():
     q = "Who was Chancellor in July 2022?"
     picks = extract(q, rank(q, sources, mode="hard_filter"), mode="hard_filter")
     assert picks[0].source.number == 2 and "Nadhim Zahawi" in quoted_answer(q, picks)
+
+
+def test_a_figure_the_question_gives_is_not_the_answer():
+    q = "How much has Deborah James, who has died aged 40, raised through her fund?"
+    assert stated_figures("Deborah James has died at home aged 40.", q) == (0, 0)
+    assert stated_figures("Her fund has raised more than £7m.", q) == (1, 0)
+    sources = [
+        Source(1, "s", "2022-06-28", "Deborah James dies", "",
+               "Cancer campaigner Deborah James, who raised millions through her fund, has "
+               "died at home aged 40. Her Bowelbabe fund has gone on to raise more than £7m "
+               "for research.", score=0.9),
+    ]
+    picks = extract(q, rank(q, sources, mode="hybrid", embedder=HashEmbedder()), mode="hybrid")
+    assert any("£7m" in p.sentence for p in picks)
 
 
 def test_a_figure_that_is_expected_or_a_peak_is_not_the_level_asked_for():

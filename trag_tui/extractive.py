@@ -18,7 +18,7 @@ import numpy as np
 
 from .grounding import dates, quantities, reported_when
 from .labels import day_label
-from .sentences import quotable
+from .sentences import quotable, split
 from .temporal.calendar import iso_day
 from .text_words import STOPWORDS, content_words
 
@@ -80,15 +80,35 @@ _MEASURE_WORDS = "rate rates level figure figures number amount percentage share
                  "current currently latest now today present"
 
 
-def stated_figures(sentence: str) -> tuple[int, int]:
+def stated_figures(sentence: str, question: str = "") -> tuple[int, int]:
     """How many figures a sentence states as a level, and how many it hedges or gives as an
-    earlier value ("up from 4.8 per cent")."""
-    stated = sum(1 for q in quantities(_HEDGE.sub(" ", sentence)) if not q.earlier)
-    return stated, len(quantities(sentence)) - stated
+    earlier value ("up from 4.8 per cent"). A figure the question itself gives ("Deborah
+    James, who has died aged 40") is not an answer to it and counts as neither."""
+    given = quantities(question) if question else []
+    found = [q for q in quantities(sentence) if not any(q.matches(g) for g in given)]
+    stated = sum(1 for q in quantities(_HEDGE.sub(" ", sentence)) if not q.earlier
+                 and not any(q.matches(g) for g in given))
+    return stated, len(found) - stated
+
+
+_WH = re.compile(r"^\W*(?:who|whom|whose|what|which|when|where|why|how|true or false)\b", re.I)
+
+
+def asked(question: str) -> str:
+    """The sentence of a question that asks. A news quiz sets the scene first ("Serena Williams
+    announced she will retire after the US Open. How many grand slams has she won?"): the
+    answer type is read from the asking sentence, and a source sentence that only restates
+    the scene does not answer."""
+    parts = split(question)
+    if len(parts) < 2:
+        return question
+    return next((p for p in reversed(parts) if _WH.search(p) or p.rstrip().endswith(("?", ":"))),
+                parts[-1])
 
 
 def answer_type(question: str) -> str | None:
     """`person`, `date`, `number`, or None for an open question."""
+    question = asked(question)
     if _PERSON.search(question):
         return "person"
     if _DATE.search(question):
@@ -158,8 +178,11 @@ def rank(question: str, sources: Sequence[Source], *, mode: str | None = None, e
     """
     kind = kind if kind is not None else answer_type(question)
     qwords = content_words(question)
+    ask = asked(question)
+    focus = content_words(ask) if ask != question else set()
     if kind is not None:
         qwords = qwords - content_words(_MEASURE_WORDS) or qwords
+        focus = focus - content_words(_MEASURE_WORDS) or focus
     rows: list[tuple[Source, str, int]] = []
     lead: list[float] = []
     for s in sources:
@@ -173,7 +196,8 @@ def rank(question: str, sources: Sequence[Source], *, mode: str | None = None, e
     sims = np.zeros(len(rows), dtype=np.float32)
     if embedder is not None:
         vecs = embedder.encode([question] + [r[1] for r in rows])
-        q, m = vecs[0], vecs[1:]
+        m = vecs[1:]
+        q = vecs[0]
         norms = np.linalg.norm(m, axis=1) * (np.linalg.norm(q) or 1.0)
         sims = (m @ q) / np.where(norms > 0, norms, 1.0)
     dated = sorted({s.date for s in sources if s.date}, reverse=True)
@@ -190,6 +214,9 @@ def rank(question: str, sources: Sequence[Source], *, mode: str | None = None, e
     for (s, sentence, position), sim, first in zip(rows, sims, lead):
         words = content_words(sentence)
         lex = len(qwords & words) / len(qwords) if qwords else 0.0
+        if focus:
+            # the asking sentence's words weigh more: the scene alone does not answer
+            lex = 0.7 * lex + 0.3 * len(focus & words) / len(focus)
         score = float(sim) + 0.5 * lex + 0.1 * first
         if gist and id(s) in theirs:
             # "What did Senator Lott say on 28 January 1997?" names who and when but no
@@ -214,7 +241,7 @@ def rank(question: str, sources: Sequence[Source], *, mode: str | None = None, e
         elif kind == "date" and gives(kind, sentence, question, s.date):
             score += 0.15
         elif kind == "number":
-            stated, other = stated_figures(sentence)
+            stated, other = stated_figures(sentence, question)
             score += 0.15 if stated else -0.15 if other else 0.0
         if mode == "decay" and s.date:
             # The present state is what the newest sources say; a typed question ("who is",
@@ -285,7 +312,7 @@ def gives(kind: str | None, text: str, question: str, said_on: str | None = None
     if kind == "person":
         return bool(_new_names(text, question))
     if kind == "number":
-        return stated_figures(text)[0] > 0
+        return stated_figures(text, question)[0] > 0
     if kind == "date":
         return bool(dates(text)) or (said_on is not None
                                      and reported_when(text, said_on) is not None)
