@@ -196,8 +196,7 @@ def rank(question: str, sources: Sequence[Source], *, mode: str | None = None, e
     sims = np.zeros(len(rows), dtype=np.float32)
     if embedder is not None:
         vecs = embedder.encode([question] + [r[1] for r in rows])
-        m = vecs[1:]
-        q = vecs[0]
+        q, m = vecs[0], vecs[1:]
         norms = np.linalg.norm(m, axis=1) * (np.linalg.norm(q) or 1.0)
         sims = (m @ q) / np.where(norms > 0, norms, 1.0)
     dated = sorted({s.date for s in sources if s.date}, reverse=True)
