@@ -141,6 +141,14 @@ def test_gate_attaches_an_uncited_sentence_to_its_source():
         "Bank Rate was raised by 0.75 percentage points to 3 per cent [2]."]
 
 
+@pytest.mark.parametrize("lead", ["The answer is: ", "Answer: ", "2022: ", "Newer sources: "])
+def test_gate_shows_the_sentence_without_the_models_lead_in(lead):
+    gate = Gate(BANK, date_tags=False)
+    claims = feed_all(gate, [lead + "Bank Rate was raised by 0.75 percentage points to 3 per cent."])
+    assert [c.text for c in claims] == [
+        "Bank Rate was raised by 0.75 percentage points to 3 per cent [2]."]
+
+
 def test_gate_moves_a_wrong_citation_to_the_source_that_states_it():
     gate = Gate(BANK, date_tags=False)
     claims = feed_all(gate, ["The Bank raised Bank Rate by 0.75 percentage points [1]."])

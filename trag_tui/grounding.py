@@ -471,6 +471,13 @@ class Claim:
                 "support": self.support}
 
 
+# What a small model puts before its sentence: "The answer is:", "Response:", or a period label
+# copied from the prompt ("2022:", "Newer sources:"). It says nothing; the sentence after it is
+# what is checked and shown.
+_LEAD_IN = re.compile(r"^\s*(?:(?:the\s+)?(?:answer|response|reply)(?:\s+is)?\s*:\s*"
+                      r"|(?:\d{4}|older sources|newer sources|middle sources)\s*:\s*)+", re.I)
+
+
 @dataclass
 class Gate:
     """Checks model output sentence by sentence as it streams.
@@ -530,6 +537,8 @@ class Gate:
 
     def _one(self, sentence: str) -> Claim | None:
         body, cited = citations(sentence)
+        body = _LEAD_IN.sub("", body)
+        body = body[:1].upper() + body[1:]
         if not body or not _TOKEN.search(body):
             return None
         valid = [n for n in cited if n in self._dates]
