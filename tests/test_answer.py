@@ -640,3 +640,22 @@ def test_window_starts_at_a_whole_sentence_that_can_be_quoted():
     # a cut inside a sentence is still marked "…word" and not quoted
     assert quotable("…topic 3 at length today. Sentence number 4 says it.") == [
         "Sentence number 4 says it."]
+
+
+def test_an_answer_whose_sources_never_name_whom_it_asks_about_says_so_first():
+    res = hybrid_result()
+    res = replace(res, query=replace(res.query, question="What did Roger Federer say about mortgage costs?"))
+    events = run(res, ScriptedGenerator(["Borrowers face higher mortgage costs [1]."]))
+    done = events[-1]
+    tokens = [e.text for e in events if isinstance(e, Token)]
+    assert tokens[0] == "No source found mentions Roger Federer; the closest they come:\n"
+    assert done.unmentioned == ["Roger Federer"] and done.to_dict()["unmentioned"] == ["Roger Federer"]
+    assert done.answer == tokens[0] + "Borrowers face higher mortgage costs [1]."
+    # the quoted answer opens the same way; a name the sources give (Jane Smith) is not listed
+    res = replace(res, query=replace(res.query, question="What did Jane Smith and Roger Federer say?"))
+    done = run(res, evidence_only=True)[-1]
+    assert done.extractive and done.unmentioned == ["Roger Federer"]
+    assert done.answer.startswith("No source found mentions Roger Federer; the closest they "
+                                  "come:\nJane Smith [1] (20 May 2019): “")
+    # a question whose names the sources give opens with the answer itself
+    assert run(hybrid_result(), evidence_only=True)[-1].unmentioned == []

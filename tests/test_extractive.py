@@ -12,6 +12,7 @@ from trag_tui.extractive import (
     quoted_answer,
     rank,
     stated_figures,
+    unmentioned,
 )
 
 
@@ -264,3 +265,12 @@ def test_who_and_when_without_a_subject_quotes_the_opening_of_the_longest_statem
     q = "What did Senator Lott say about the debate on the nominee?"
     ranked = rank(q, sources, mode="hard_filter")
     assert "debate the nominee" in ranked[0].sentence
+
+
+def test_names_the_question_gives_that_no_source_mentions():
+    sources = PMQS
+    assert unmentioned("How did Serena Williams do at the US Open?", sources) == ["Serena Williams", "US Open"]
+    # a surname is enough; sentence openers, weekdays and question words are not names
+    assert unmentioned("Did Mr Keir Starmer answer Kemi Badenoch on Monday?", sources) == []
+    assert unmentioned("On Wednesday What did Prime Minister Starmer say? Who is Rishi Sunak's "
+                       "successor?", sources) == ["Rishi Sunak"]

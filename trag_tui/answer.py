@@ -108,6 +108,7 @@ class Done:
     mode: str = ""
     as_of: str | None = None
     scope: str | None = None  # who the question named, when retrieval kept to them
+    unmentioned: list[str] = field(default_factory=list)  # names the question gives, in no source
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (without the prompt): what `ask --json` prints and history keeps."""
@@ -118,7 +119,7 @@ class Done:
             "citations": self.citations,
             "invalid_citations": self.invalid_citations,
             "no_documents": self.no_documents, "stopped": self.stopped,
-            "unsupported": self.unsupported,
+            "unsupported": self.unsupported, "unmentioned": self.unmentioned,
             "claims": [c.to_dict() for c in self.claims],
             "dropped": [d.to_dict() for d in self.dropped],
             "evidence": [{"number": e.number, "date": e.date, "sentence": e.sentence}
@@ -377,13 +378,19 @@ def answer(result, passages: Mapping[int, str], *, generator: GeneratorSource = 
         prompt_tokens = 0
     timings["assembly"] = elapsed() - timings["load"] - timings.get("retrieval", 0.0)
     yield Retrieved(result, sources)
+    missing = extractive.unmentioned(q.question, sources)
+    shown: list[str] = []
+    if missing:
+        # Said first, so nothing below reads as an answer about them.
+        note = unmentioned_note(missing)
+        shown.append(note)
+        yield Token(note)
 
     gate = Gate(source_facts(sources), date_tags=q.intent != "none",
                 answers=(lambda text: extractive.gives(kind, text, q.question, q.as_of.isoformat()))
                 if kind else None,
                 wanted=extractive.WANTED.get(kind or "", ""))
     stopped = False
-    shown: list[str] = []
     if gen is not None:
         stopped = yield from _generate(gen, messages, settings, cancel, timings, elapsed, gate,
                                        shown)
@@ -413,7 +420,7 @@ def answer(result, passages: Mapping[int, str], *, generator: GeneratorSource = 
     yield Done("".join(shown), cited, sorted(gate.invalid_citations), sources, lines,
                stopped=stopped, unsupported=not gate.claims, messages=messages,
                prompt_tokens=prompt_tokens, timings=timings, claims=list(gate.claims),
-               dropped=list(gate.dropped), extractive=quoted, **about)
+               dropped=list(gate.dropped), extractive=quoted, unmentioned=missing, **about)
 
 
 def _context_picks(ranked: Sequence[extractive.Candidate]) -> list[tuple[Source, str]]:
@@ -446,7 +453,7 @@ def _generate(gen: Generator, messages: list[dict], settings: Settings, cancel, 
 
     def release(claims):
         for claim in claims:
-            text = (" " if shown else "") + claim.text
+            text = (" " if shown and not shown[-1].endswith("\n") else "") + claim.text
             shown.append(text)
             timings.setdefault("first_shown", elapsed())
             yield Token(text)
@@ -502,6 +509,12 @@ def sigint_cancels(cancel: threading.Event) -> Iterator[threading.Event]:
 
 
 # -- rendering ------------------------------------------------------------------------------
+
+
+def unmentioned_note(names: Sequence[str]) -> str:
+    """The line that opens an answer whose sources never name who or what was asked about."""
+    listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+    return f"No source found mentions {listed}; the closest they come:\n"
 
 
 def dropped_note(n: int) -> str:

@@ -106,6 +106,40 @@ def asked(question: str) -> str:
                 parts[-1])
 
 
+# A name the question gives: two to five capitalised words ("Roger Federer", "Edinburgh
+# Fringe", "Secretary of State for Defence"), "of"/"the" allowed inside.
+_NAME_PHRASE = re.compile(r"\b[A-Z][\w'’.-]*(?:\s+(?:of\s+|the\s+|for\s+)*[A-Z][\w'’.-]*){1,4}")
+_CALENDAR = frozenset("monday tuesday wednesday thursday friday saturday sunday january february "
+                      "march april may june july august september october november december".split())
+
+
+def unmentioned(question: str, sources: Sequence[Source]) -> list[str]:
+    """The names the question gives that no source mentions.
+
+    Retrieval always finds the closest passages; when the person or thing the question is
+    about is not among them ("How did Serena Williams do?" over debates), the quote is the
+    nearest the sources come, not an answer, and the reader is told so. A name counts as
+    mentioned when its last word is (a surname is enough).
+    """
+    seen = " ".join(f"{s.passage} {s.title} {s.speaker} {s.role}" for s in sources).lower()
+    out = []
+
+    def plain(word: str) -> str:
+        return re.sub(r"['’]s$", "", word).strip(".").lower()
+
+    for m in (m for part in split(question) for m in _NAME_PHRASE.finditer(part)):
+        words = m.group(0).split()
+        while words and (plain(words[0]) in STOPWORDS or plain(words[0]) in _CALENDAR
+                         or _WH.match(words[0])):
+            words = words[1:]  # "Did Rishi Sunak…", "On Monday Keir Starmer…"
+        if len(words) < 2 or any(plain(w) in _CALENDAR for w in words):
+            continue
+        last = plain(words[-1])
+        if last and not re.search(r"(?<!\w)" + re.escape(last) + r"(?!\w)", seen):
+            out.append(re.sub(r"['’]s$", "", " ".join(words).rstrip(".")))
+    return list(dict.fromkeys(out))
+
+
 def answer_type(question: str) -> str | None:
     """`person`, `date`, `number`, or None for an open question."""
     question = asked(question)
