@@ -77,6 +77,14 @@ def holds(text: str, gold: str) -> bool:
     return bool(g) and re.search(r"(?<![\w.])" + re.escape(g) + r"(?!\w|\.\d)", norm(text)) is not None
 
 
+_CITATION = re.compile(r"\s*\[\d{1,3}\]")
+
+
+def uncited(text: str) -> str:
+    """The answer without its citation marks: "[4]" names a source, not the answer 4."""
+    return _CITATION.sub("", text)
+
+
 def token_f1(pred: str, gold: str) -> float:
     """SQuAD-style token F1."""
     p, g = norm(pred).split(), norm(gold).split()
@@ -255,10 +263,11 @@ def run_set(name: str, db: Path, pipelines: list[str], records, limit: int | Non
                 extra = {"extractive": done.extractive, "dropped": len(done.dropped),
                          "first_token": token}
             listed = listed if listed is not None else sources_text(srcs)
+            said = uncited(text)
             wrong = [c for c in q["choices"] if not any(holds(g, c) or holds(c, g) for g in q["golds"])
-                     and holds(text, c)]
-            row[p] = {"answer": text, "correct": any(holds(text, g) for g in q["golds"]),
-                      "f1": max(token_f1(text, g) for g in q["golds"]),
+                     and holds(said, c)]
+            row[p] = {"answer": text, "correct": any(holds(said, g) for g in q["golds"]),
+                      "f1": max(token_f1(said, g) for g in q["golds"]),
                       "unsupported": unsupported_terms(text, sources_text(srcs), q["question"]),
                       "wrong_choice": wrong, "first": first, "total": total, **extra}
         row["ceiling"] = any(holds(listed or "", g) for g in q["golds"])

@@ -8,6 +8,7 @@ from trag_tui.embedding import HashEmbedder
 from trag_tui.extractive import (
     answer_type,
     extract,
+    headline,
     person_names,
     quoted_answer,
     rank,
@@ -274,3 +275,36 @@ def test_names_the_question_gives_that_no_source_mentions():
     assert unmentioned("Did Mr Keir Starmer answer Kemi Badenoch on Monday?", sources) == []
     assert unmentioned("On Wednesday What did Prime Minister Starmer say? Who is Rishi Sunak's "
                        "successor?", sources) == ["Rishi Sunak"]
+
+
+@pytest.mark.parametrize("title,expected", [
+    ("'Squid Game': Netflix green lights season 2 - CNN", "'Squid Game': Netflix green lights season 2"),
+    ("Man discovers rare purple pearl in $14 clam appetizer at ...",
+     "Man discovers rare purple pearl in $14 clam appetizer at…"),
+    # headings and series names state nothing
+    ("House of Commons: PRIME MINISTER / Engagements", None),
+    ("Beige Book, May 1970: Federal Reserve Bank of Boston (First District)", None),
+    ("conv-26 session 1: Caroline and Melanie, 1:56 pm on 8 May, 2023", None),
+    ("Consumer price inflation, October 2025", None),
+])
+def test_a_headline_is_a_title_that_states_something(title, expected):
+    assert headline(title) == expected
+
+
+NEWS = [
+    Source(1, "n1", "2022-06-12", "'Squid Game': Netflix green lights season 2 - CNN", "cnn.com",
+           "The streamer said on Sunday that the wildly popular South Korean drama will return. "
+           "It did not say when.", score=0.9),
+    Source(2, "n2", "2022-06-10", "Stocks fall as inflation worries grow | CNN Business", "cnn.com",
+           "Shares fell sharply on Friday as investors weighed the latest inflation data.",
+           score=0.5),
+]
+
+
+def test_the_headline_that_names_the_answer_is_quoted_above_its_story():
+    q = "Which show did Netflix green light for a second season?"
+    picks = extract(q, rank(q, NEWS, mode="hybrid", embedder=HashEmbedder()), mode="hybrid")
+    assert quoted_answer(q, picks) == (
+        "cnn.com [1] (12 June 2022), under the headline “'Squid Game': Netflix green lights "
+        "season 2”: “The streamer said on Sunday that the wildly popular South Korean drama will "
+        "return.”")

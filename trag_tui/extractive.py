@@ -159,7 +159,8 @@ class Candidate:
     source: Source
     sentence: str
     score: float
-    position: int = 0  # the sentence's place in its source's passage
+    position: int = 0  # the sentence's place in its source's passage (HEADLINE: its headline)
+    headline: str = ""  # of a quoted excerpt: the source's headline, quoted before it
 
 
 def _role_match(question_words: set[str], source: Source) -> bool:
@@ -202,6 +203,26 @@ def _topic(question_words: set[str], sources: Sequence[Source], theirs: set[int]
     return question_words - who
 
 
+HEADLINE = -1  # the position of a source's headline among its sentences
+_SITE = re.compile(r"\s+[|–—-]\s+(?:[\w.'’&]+\s*){1,3}$")
+_PLAIN_WORD = re.compile(r"(?<![\w-])[a-z]{3,}(?![\w-])")
+
+
+def headline(title: str | None) -> str | None:
+    """A title that states something, as a headline does, without the site's name after it
+    ("… | CNN Business"); a cut title keeps its "…". A heading or a series name ("Prime
+    Minister / Engagements", "Beige Book, May 1970: Federal Reserve Bank of Boston",
+    "conv-26 session 1: Caroline and Melanie") has fewer than three plain lower-case words
+    and states nothing."""
+    text = (title or "").strip()
+    cut = text.endswith(("...", "…"))
+    text = _SITE.sub("", text.rstrip(".… ").strip()).strip()
+    plain = [w for w in _PLAIN_WORD.findall(text) if w not in STOPWORDS]
+    if len(plain) < 3:
+        return None
+    return text + ("…" if cut else "")
+
+
 def rank(question: str, sources: Sequence[Source], *, mode: str | None = None, embedder=None,
          kind: str | None = None) -> list[Candidate]:
     """Every sentence of the sources, best answer first.
@@ -220,6 +241,12 @@ def rank(question: str, sources: Sequence[Source], *, mode: str | None = None, e
     rows: list[tuple[Source, str, int]] = []
     lead: list[float] = []
     for s in sources:
+        head = headline(s.title)
+        if head:
+            # A news headline is the story's point in a line, often the very name a quiz asks
+            # for ("'Squid Game': Netflix green lights season 2"), where the text describes it.
+            rows.append((s, head, HEADLINE))
+            lead.append(1.0)
         for i, sentence in enumerate(quotable(s.passage)):
             if len(sentence.split()) >= 4:
                 rows.append((s, sentence, i))
@@ -255,7 +282,7 @@ def rank(question: str, sources: Sequence[Source], *, mode: str | None = None, e
             # "What did Senator Lott say on 28 January 1997?" names who and when but no
             # subject, so likeness to the question means nothing: the gist of what they said
             # is the opening of their longest statement.
-            score += 0.4 * max(0.0, 1.0 - position / 4) + 0.3 * len(s.passage.split()) / longest
+            score += 0.4 * max(0.0, 1.0 - max(position, 0) / 4) + 0.3 * len(s.passage.split()) / longest
         n = len(sentence.split())
         if n > QUOTE_WORDS:
             score -= 0.1
@@ -297,11 +324,14 @@ def _quote(text: str) -> str:
 
 def _excerpt(picks: Sequence[Candidate]) -> Candidate:
     """Sentences of one source as one quote, in the order they were said ("…" for a gap)."""
-    ordered = sorted(picks, key=lambda c: c.position)
+    head = next((c.sentence for c in picks if c.position == HEADLINE), "")
+    ordered = sorted((c for c in picks if c.position != HEADLINE), key=lambda c: c.position)
+    if not ordered:
+        return replace(picks[0], sentence="", headline=head)
     text = _trim(ordered[0].sentence)
     for prev, c in zip(ordered, ordered[1:]):
         text += (" " if c.position == prev.position + 1 else " … ") + _trim(c.sentence)
-    return replace(picks[0], sentence=text)
+    return replace(picks[0], sentence=text, headline=head)
 
 
 def _date(value: str | None) -> str | None:
@@ -316,19 +346,27 @@ def render_pick(c: Candidate, question: str, kind: str | None) -> str:
     speaker = s.speaker or ""
     role = s.role or ""
     # "yesterday" in a sentence said on 8 May 2023 is 7 May 2023: say so after the quote.
-    reported = reported_when(c.sentence, s.date)
+    said_text = c.sentence or c.headline
+    reported = reported_when(said_text, s.date)
     said = s.date[:10] if s.date else ""
     after = ""
     if reported and not reported.start.isoformat() <= said <= reported.end.isoformat() \
-            and reported.label.lower() not in c.sentence.lower():
+            and reported.label.lower() not in said_text.lower():
         # "(yesterday: 7 May 2023)"; a sentence that already says "October 2025" needs no tag
         after = f" ({reported.expression}: {reported.label})"
+    if not c.sentence:
+        # the headline alone: "cnn.com [1] (12 July 2022), headline: “…”"
+        who = f"{speaker} [{s.number}]" if speaker else f"[{s.number}]"
+        return f"{who}" + (f" ({when})" if when else "") + f", headline: {_quote(c.headline)}{after}"
+    under = f", under the headline {_quote(c.headline)}" if c.headline else ""
     if kind == "person" and _speaks_as_asked(content_words(question), s):
         head = f"{speaker}, speaking as {role}" + (f" on {when}" if when else "")
-        return f"{head} [{s.number}]: {_quote(c.sentence)}{after}"
+        return f"{head} [{s.number}]{under}: {_quote(c.sentence)}{after}"
     if speaker:
         return (f"{speaker} [{s.number}]" + (f" ({when})" if when else "")
-                + f": {_quote(c.sentence)}{after}")
+                + f"{under}: {_quote(c.sentence)}{after}")
+    if under:
+        return f"[{s.number}]" + (f" ({when})" if when else "") + f"{under}: {_quote(c.sentence)}{after}"
     return f"{_quote(c.sentence)} [{s.number}]" + (f" ({when})" if when else "") + after
 
 
@@ -389,11 +427,16 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
                 picks.append(best)
         if picks:
             return picks
-    top = ranked[0]
-    picks = [top]
+    top = best = ranked[0]
+    if best.position == HEADLINE:
+        # A headline says what the story is; the quote comes from the story, under it.
+        top = next((c for c in ranked[1:] if c.source is best.source and c.position != HEADLINE),
+                   best)
+    picks = [top] + ([best] if best is not top else [])
+    rest = [c for c in ranked if c is not top and c is not best]
     if kind is not None:
-        if not _holds(top, question, kind):
-            typed = [c for c in ranked[1:] if _holds(c, question, kind)]
+        if not any(_holds(p, question, kind) for p in picks):
+            typed = [c for c in rest if _holds(c, question, kind)]
             if kind == "person":
                 # Of the source's good sentences that name someone, the one naming whom the
                 # source talks about most: a tribute says "Verlie" ten times, "Las Vegas" once.
@@ -407,28 +450,28 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
         elif kind == "person" and gives(kind, top.sentence, question):
             # The best sentence names someone; a nearly as good one may name whom the sources
             # are about (a place or a passer-by is named once, the person honoured throughout).
-            good = [c for c in ranked[1:] if c.score >= 0.6 * top.score
+            good = [c for c in rest if c.score >= 0.6 * top.score
                     and c.source is top.source and gives(kind, c.sentence, question)]
-            best = max(good, key=lambda c: _salience(c, question), default=None)
-            if best is not None and _salience(best, question) > _salience(top, question):
-                picks.append(best)
+            pick = max(good, key=lambda c: _salience(c, question), default=None)
+            if pick is not None and _salience(pick, question) > _salience(top, question):
+                picks.append(pick)
         return picks
-    words = len(top.sentence.split())
-    for c in ranked[1:]:
+    words = sum(len(p.sentence.split()) for p in picks)
+    for c in rest:
         # The sentence right after a quoted one usually carries its point on ("This issue, in
         # terms of … special needs …" after "for introducing the IDEA legislation"), so it
         # needs less to join than one from elsewhere in the speech.
         follows = any(c.position == p.position + 1 for p in picks)
         if c.source is top.source and c.sentence != top.sentence \
-                and c.score >= (0.5 if follows else 0.6) * top.score \
+                and c.score >= (0.5 if follows else 0.6) * best.score \
                 and words + len(c.sentence.split()) <= EXCERPT_WORDS:
             picks.append(c)
             words += len(c.sentence.split())
         if len(picks) == 3:
             break
-    second = next((c for c in ranked[1:] if c.source.number != top.source.number
+    second = next((c for c in rest if c.source.number != top.source.number
                    and c.sentence != top.sentence), None)
-    if second is not None and second.score >= 0.85 * top.score:
+    if second is not None and second.score >= 0.85 * best.score:
         picks.append(second)
     return picks
 
