@@ -422,9 +422,16 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
     if mode in ("comparison", "evolution") and groups:
         picks = []
         for g in groups:
-            best = next((c for c in ranked if c.source.group == g), None)
-            if best is not None:
-                picks.append(best)
+            first = next((c for c in ranked if c.source.group == g), None)
+            if first is None:
+                continue
+            picks.append(first)
+            if first.position == HEADLINE:
+                # the period's quote comes from the story, under its headline
+                story = next((c for c in ranked if c.source is first.source
+                              and c.position != HEADLINE), None)
+                if story is not None:
+                    picks.append(story)
         if picks:
             return picks
     top = best = ranked[0]
