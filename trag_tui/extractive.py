@@ -414,7 +414,7 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
     type asks for (no person, no figure), the best one from the same source that has it. An
     open question ("what did X say about Y") gets a short excerpt: the best sentence and the
     source's other strong ones, in the order they were said, and a second source when it is
-    nearly as good.
+    nearly as good. A headline that answers best is shown above its story's best sentence.
     """
     if not ranked:
         return []
