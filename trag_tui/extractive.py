@@ -119,7 +119,9 @@ def unmentioned(question: str, sources: Sequence[Source]) -> list[str]:
     Retrieval always finds the closest passages; when the person or thing the question is
     about is not among them ("How did Serena Williams do?" over debates), the quote is the
     nearest the sources come, not an answer, and the reader is told so. A name counts as
-    mentioned when its last word is (a surname is enough).
+    mentioned when any of its words is: a surname is enough, and so is "Boston" for "the
+    Boston Fed" (the report says "Federal Reserve Bank of Boston"). Saying a name is missing
+    when it is there would mislead; missing one that is absent only leaves the quote as it was.
     """
     seen = " ".join(f"{s.passage} {s.title} {s.speaker} {s.role}" for s in sources).lower()
     out = []
@@ -134,8 +136,8 @@ def unmentioned(question: str, sources: Sequence[Source]) -> list[str]:
             words = words[1:]  # "Did Rishi Sunak…", "On Monday Keir Starmer…"
         if len(words) < 2 or any(plain(w) in _CALENDAR for w in words):
             continue
-        last = plain(words[-1])
-        if last and not re.search(r"(?<!\w)" + re.escape(last) + r"(?!\w)", seen):
+        keys = [w for w in map(plain, words) if len(w) >= 3 and w not in STOPWORDS]
+        if keys and not any(re.search(r"(?<!\w)" + re.escape(w) + r"(?!\w)", seen) for w in keys):
             out.append(re.sub(r"['’]s$", "", " ".join(words).rstrip(".")))
     return list(dict.fromkeys(out))
 
