@@ -275,6 +275,10 @@ def test_names_the_question_gives_that_no_source_mentions():
     assert unmentioned("Did Mr Keir Starmer answer Kemi Badenoch on Monday?", sources) == []
     assert unmentioned("On Wednesday What did Prime Minister Starmer say? Who is Rishi Sunak's "
                        "successor?", sources) == ["Rishi Sunak"]
+    # any word of the name will do: "the Boston Fed" is the Federal Reserve Bank of Boston
+    report = [Source(1, "b", "2004-12-01", "Beige Book, December 2004: Federal Reserve Bank of "
+                     "Boston (First District)", "", "Home sales slowed.", score=0.9)]
+    assert unmentioned("What did the Boston Fed say about housing?", report) == []
 
 
 @pytest.mark.parametrize("title,expected", [
