@@ -20,6 +20,7 @@ from .grounding import dates, quantities, reported_when
 from .labels import day_label
 from .sentences import quotable, split
 from .temporal.calendar import iso_day
+from .temporal.lexicon import MONTHS, WEEKDAYS
 from .text_words import STOPWORDS, content_words
 
 if TYPE_CHECKING:
@@ -109,8 +110,7 @@ def asked(question: str) -> str:
 # A name the question gives: two to five capitalised words ("Roger Federer", "Edinburgh
 # Fringe", "Secretary of State for Defence"), "of"/"the" allowed inside.
 _NAME_PHRASE = re.compile(r"\b[A-Z][\w'’.-]*(?:\s+(?:of\s+|the\s+|for\s+)*[A-Z][\w'’.-]*){1,4}")
-_CALENDAR = frozenset("monday tuesday wednesday thursday friday saturday sunday january february "
-                      "march april may june july august september october november december".split())
+_CALENDAR = frozenset(MONTHS) | frozenset(WEEKDAYS)
 
 
 def unmentioned(question: str, sources: Sequence[Source]) -> list[str]:
@@ -238,8 +238,9 @@ def rank(question: str, sources: Sequence[Source], *, mode: str | None = None, e
     ask = asked(question)
     focus = content_words(ask) if ask != question else set()
     if kind is not None:
-        qwords = qwords - content_words(_MEASURE_WORDS) or qwords
-        focus = focus - content_words(_MEASURE_WORDS) or focus
+        measure = content_words(_MEASURE_WORDS)
+        qwords = qwords - measure or qwords
+        focus = focus - measure or focus
     rows: list[tuple[Source, str, int]] = []
     lead: list[float] = []
     for s in sources:
@@ -356,20 +357,18 @@ def render_pick(c: Candidate, question: str, kind: str | None) -> str:
             and reported.label.lower() not in said_text.lower():
         # "(yesterday: 7 May 2023)"; a sentence that already says "October 2025" needs no tag
         after = f" ({reported.expression}: {reported.label})"
+    dated = f" ({when})" if when else ""
+    cited = f"{speaker} [{s.number}]{dated}" if speaker else f"[{s.number}]{dated}"
     if not c.sentence:
         # the headline alone: "cnn.com [1] (12 July 2022), headline: “…”"
-        who = f"{speaker} [{s.number}]" if speaker else f"[{s.number}]"
-        return f"{who}" + (f" ({when})" if when else "") + f", headline: {_quote(c.headline)}{after}"
+        return f"{cited}, headline: {_quote(c.headline)}{after}"
     under = f", under the headline {_quote(c.headline)}" if c.headline else ""
     if kind == "person" and _speaks_as_asked(content_words(question), s):
         head = f"{speaker}, speaking as {role}" + (f" on {when}" if when else "")
         return f"{head} [{s.number}]{under}: {_quote(c.sentence)}{after}"
-    if speaker:
-        return (f"{speaker} [{s.number}]" + (f" ({when})" if when else "")
-                + f"{under}: {_quote(c.sentence)}{after}")
-    if under:
-        return f"[{s.number}]" + (f" ({when})" if when else "") + f"{under}: {_quote(c.sentence)}{after}"
-    return f"{_quote(c.sentence)} [{s.number}]" + (f" ({when})" if when else "") + after
+    if speaker or under:
+        return f"{cited}{under}: {_quote(c.sentence)}{after}"
+    return f"{_quote(c.sentence)} [{s.number}]{dated}{after}"
 
 
 EXCERPT_WORDS = 100  # an open question's quoted excerpt from one source, at most
@@ -407,6 +406,14 @@ def _salience(c: Candidate, question: str) -> int:
     return max(counts, default=0)
 
 
+def _story(c: Candidate, ranked: Sequence[Candidate]) -> Candidate:
+    """For a headline, its story's best sentence (the headline itself when the source has none
+    to quote); any other sentence is its own story."""
+    if c.position != HEADLINE:
+        return c
+    return next((o for o in ranked if o.source is c.source and o.position != HEADLINE), c)
+
+
 def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = None,
             kind: str | None = None, groups: Sequence[str] | None = None) -> list[Candidate]:
     """The sentences the quoted answer consists of.
@@ -428,19 +435,14 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
             if first is None:
                 continue
             picks.append(first)
-            if first.position == HEADLINE:
-                # the period's quote comes from the story, under its headline
-                story = next((c for c in ranked if c.source is first.source
-                              and c.position != HEADLINE), None)
-                if story is not None:
-                    picks.append(story)
+            # a period whose best line is a headline is quoted from the story under it
+            story = _story(first, ranked)
+            if story is not first:
+                picks.append(story)
         if picks:
             return picks
-    top = best = ranked[0]
-    if best.position == HEADLINE:
-        # A headline says what the story is; the quote comes from the story, under it.
-        top = next((c for c in ranked[1:] if c.source is best.source and c.position != HEADLINE),
-                   best)
+    best = ranked[0]
+    top = _story(best, ranked)  # a headline says what the story is; the quote comes from it
     picks = [top] + ([best] if best is not top else [])
     rest = [c for c in ranked if c is not top and c is not best]
     if kind is not None:
