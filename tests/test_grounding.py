@@ -149,6 +149,13 @@ def test_gate_shows_the_sentence_without_the_models_lead_in(lead):
         "Bank Rate was raised by 0.75 percentage points to 3 per cent [2]."]
 
 
+def test_gate_keeps_a_sentence_without_a_lead_in_as_written():
+    gate = Gate(BANK, date_tags=False)
+    claims = feed_all(gate, ["the Bank raised Bank Rate by 0.75 percentage points to 3 per cent."])
+    assert [c.text for c in claims] == [
+        "the Bank raised Bank Rate by 0.75 percentage points to 3 per cent [2]."]
+
+
 def test_gate_moves_a_wrong_citation_to_the_source_that_states_it():
     gate = Gate(BANK, date_tags=False)
     claims = feed_all(gate, ["The Bank raised Bank Rate by 0.75 percentage points [1]."])

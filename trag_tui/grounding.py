@@ -537,8 +537,9 @@ class Gate:
 
     def _one(self, sentence: str) -> Claim | None:
         body, cited = citations(sentence)
-        body = _LEAD_IN.sub("", body)
-        body = body[:1].upper() + body[1:]
+        bare = _LEAD_IN.sub("", body)
+        if bare != body:  # "The answer is: the Bank…" → "The Bank…"; "iPhone sales…" stays
+            body = bare[:1].upper() + bare[1:]
         if not body or not _TOKEN.search(body):
             return None
         valid = [n for n in cited if n in self._dates]
