@@ -6,6 +6,7 @@ import pytest
 from trag_tui.context import Source
 from trag_tui.embedding import HashEmbedder
 from trag_tui.extractive import (
+    HEADLINE,
     answer_type,
     extract,
     headline,
@@ -312,3 +313,27 @@ def test_the_headline_that_names_the_answer_is_quoted_above_its_story():
         "cnn.com [1] (12 June 2022), under the headline “'Squid Game': Netflix green lights "
         "season 2”: “The streamer said on Sunday that the wildly popular South Korean drama will "
         "return.”")
+
+
+@pytest.mark.parametrize("titles, newest_first", [
+    (("Monkeypox cases climb across the country", "Monkeypox spreads to more states as cases rise"),
+     True),
+    (("conv-1 session 2: Ann and Bo", "conv-1 session 9: Ann and Bo"), False),
+])
+def test_news_asked_about_in_the_present_leans_to_the_later_report(titles, newest_first):
+    """Two equally good sentences: the later news report supersedes the earlier one; a later
+    turn of a conversation does not supersede what was said before."""
+    sources = [
+        Source(1, "old", "2022-05-18", titles[0], "", "Monkeypox cases were highest in Texas.",
+               score=0.9),
+        Source(2, "new", "2022-08-05", titles[1], "",
+               "Monkeypox cases were highest in California.", score=0.9),
+    ]
+    q = "Which state has the most confirmed cases of monkeypox?"
+    ranked = rank(q, sources, mode="hybrid", embedder=HashEmbedder())
+    first = next(c for c in ranked if c.position != HEADLINE)
+    assert (first.source.doc_id == "new") is newest_first
+    # the same question about the past has no lean: the retrieval order stands
+    past = rank("Which state had the most confirmed cases of monkeypox?", sources, mode="hybrid",
+                embedder=HashEmbedder())
+    assert next(c for c in past if c.position != HEADLINE).source.doc_id == "old"

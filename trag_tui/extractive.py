@@ -225,6 +225,14 @@ def headline(title: str | None) -> str | None:
     return text + ("…" if cut else "")
 
 
+_PRESENT = re.compile(r"\b(?:is|are|has|have|will|can|could|does|do)\b", re.I)
+
+
+def _news(sources: Sequence[Source]) -> bool:
+    """Are the sources news reports: do most of them carry a headline?"""
+    return sum(1 for s in sources if headline(s.title)) >= 0.5 * len(sources)
+
+
 def rank(question: str, sources: Sequence[Source], *, mode: str | None = None, embedder=None,
          kind: str | None = None) -> list[Candidate]:
     """Every sentence of the sources, best answer first.
@@ -265,6 +273,11 @@ def rank(question: str, sources: Sequence[Source], *, mode: str | None = None, e
         sims = (m @ q) / np.where(norms > 0, norms, 1.0)
     dated = sorted({s.date for s in sources if s.date}, reverse=True)
     newness = {d: 1.0 - i / max(len(dated), 1) for i, d in enumerate(dated)}
+    # News asked about in the present ("Which state has the most cases?", "What is the name of
+    # the hurricane that has left…") with no time cue: a later report of a developing story
+    # supersedes an earlier one. A conversation or a speech is not superseded so: what someone
+    # said of themselves once ("my grandma is from Sweden") holds in every later session.
+    lean = 0.2 if mode == "hybrid" and _PRESENT.search(ask) and _news(sources) else 0.0
     order = {id(s): i for i, s in enumerate(sorted(sources, key=lambda s: -s.score))}
     # Who said it is part of the question: "What did the Chancellor say…", "What did Senator
     # Lott say…". When some source is theirs, the others' sentences are not the answer.
@@ -306,6 +319,8 @@ def rank(question: str, sources: Sequence[Source], *, mode: str | None = None, e
         elif kind == "number":
             stated, other = stated_figures(sentence, question)
             score += 0.15 if stated else -0.15 if other else 0.0
+        if lean and s.date:
+            score += lean * newness.get(s.date, 0.0)
         if mode == "decay" and s.date:
             # The present state is what the newest sources say; a typed question ("who is",
             # "what rate") wants that state, an open one only leans towards it.
