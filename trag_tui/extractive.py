@@ -387,6 +387,9 @@ def render_pick(c: Candidate, question: str, kind: str | None) -> str:
 
 
 EXCERPT_WORDS = 100  # an open question's quoted excerpt from one source, at most
+# How good, against the best sentence, another sentence of the same source must be to join an
+# open question's excerpt; the one right after a quoted sentence needs less.
+JOIN, JOIN_NEXT = 0.5, 0.4
 
 
 WANTED = {"person": "person", "number": "figure", "date": "date"}
@@ -489,7 +492,7 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
         # needs less to join than one from elsewhere in the speech.
         follows = any(c.position == p.position + 1 for p in picks)
         if c.source is top.source and c.sentence != top.sentence \
-                and c.score >= (0.5 if follows else 0.6) * best.score \
+                and c.score >= (JOIN_NEXT if follows else JOIN) * best.score \
                 and words + len(c.sentence.split()) <= EXCERPT_WORDS:
             picks.append(c)
             words += len(c.sentence.split())
