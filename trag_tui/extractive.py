@@ -12,11 +12,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .grounding import dates, quantities, reported_when
+from .grounding import Quantity, dates, quantities, reported_when
 from .labels import day_label
 from .sentences import quotable, split
 from .temporal.calendar import iso_day
@@ -81,11 +82,17 @@ _MEASURE_WORDS = "rate rates level figure figures number amount percentage share
                  "current currently latest now today present"
 
 
+@lru_cache(maxsize=64)
+def _given(question: str) -> tuple[Quantity, ...]:
+    """The figures a question gives, read once for all the sentences scored against it."""
+    return tuple(quantities(question))
+
+
 def stated_figures(sentence: str, question: str = "") -> tuple[int, int]:
     """How many figures a sentence states as a level, and how many it hedges or gives as an
     earlier value ("up from 4.8 per cent"). A figure the question itself gives ("Deborah
     James, who has died aged 40") is not an answer to it and counts as neither."""
-    given = quantities(question) if question else []
+    given = _given(question) if question else ()
     found = [q for q in quantities(sentence) if not any(q.matches(g) for g in given)]
     stated = sum(1 for q in quantities(_HEDGE.sub(" ", sentence)) if not q.earlier
                  and not any(q.matches(g) for g in given))
