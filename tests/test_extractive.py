@@ -343,3 +343,20 @@ def test_news_asked_about_in_the_present_leans_to_the_later_report(titles, newes
     past = rank("Which state had the most confirmed cases of monkeypox?", sources, mode="hybrid",
                 embedder=HashEmbedder())
     assert next(c for c in past if c.position != HEADLINE).source.doc_id == "old"
+
+
+def test_a_period_whose_sources_do_not_speak_of_the_subject_is_left_out():
+    """Over the oldest sources retrieval had, about a trip to NATO, the older block would quote
+    something that is no answer to how the climate targets changed."""
+    sources = [
+        Source(1, "nato", "1997-01-28", "NATO", "Carl Levin",
+               "I recently returned from a trip to NATO headquarters in Stuttgart.",
+               group="older", score=0.9),
+        Source(2, "ccc", "2019-06-24", "Climate Change Act", "Chris Skidmore",
+               "The order amends the climate target from an 80 per cent reduction to net zero "
+               "by 2050.", group="newer", score=0.8),
+    ]
+    q = "How has the discussion on climate change targets evolved?"
+    picks = extract(q, rank(q, sources, mode="evolution"), mode="evolution",
+                    groups=["older", "newer"])
+    assert [p.source.doc_id for p in picks] == ["ccc"]

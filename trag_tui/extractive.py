@@ -88,6 +88,13 @@ def _given(question: str) -> tuple[Quantity, ...]:
     return tuple(quantities(question))
 
 
+# Words of a comparison or a change question that say how it asks, not what about.
+_NOT_SUBJECT = content_words(
+    _MEASURE_WORDS + " change changed changes compare compared comparison differ difference "
+    "different evolve evolved evolution shift shifted trend versus since between"
+)
+
+
 def stated_figures(sentence: str, question: str = "") -> tuple[int, int]:
     """How many figures a sentence states as a level, and how many it hedges or gives as an
     earlier value ("up from 4.8 per cent"). A figure the question itself gives ("Deborah
@@ -454,9 +461,14 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
         return []
     kind = kind if kind is not None else answer_type(question)
     if mode in ("comparison", "evolution") and groups:
+        # A period's quote must speak of what the question is about: over sources that do not
+        # ("the levy of 1.25 per cent" for "How has Bank Rate changed since 2021?") a period's
+        # best line is no answer for it, and the period is left out rather than misquoted.
+        topic = content_words(question) - _NOT_SUBJECT
         picks = []
         for g in groups:
-            first = next((c for c in ranked if c.source.group == g), None)
+            first = next((c for c in ranked if c.source.group == g
+                          and (not topic or topic & content_words(c.sentence))), None)
             if first is None:
                 continue
             picks.append(first)
