@@ -88,13 +88,6 @@ def _given(question: str) -> tuple[Quantity, ...]:
     return tuple(quantities(question))
 
 
-# Words of a comparison or a change question that say how it asks, not what about.
-_NOT_SUBJECT = content_words(
-    _MEASURE_WORDS + " change changed changes compare compared comparison differ difference "
-    "different evolve evolved evolution shift shifted trend versus since between"
-)
-
-
 def stated_figures(sentence: str, question: str = "") -> tuple[int, int]:
     """How many figures a sentence states as a level, and how many it hedges or gives as an
     earlier value ("up from 4.8 per cent"). A figure the question itself gives ("Deborah
@@ -400,6 +393,7 @@ def render_pick(c: Candidate, question: str, kind: str | None) -> str:
     return f"{_quote(c.sentence)} [{s.number}]{dated}{after}"
 
 
+PERIOD_FLOOR = 0.5  # a period's best line under this share of the best line of all is no answer
 EXCERPT_WORDS = 100  # an open question's quoted excerpt from one source, at most
 # How good, against the best sentence, another sentence of the same source must be to join an
 # open question's excerpt; the one right after a quoted sentence needs less.
@@ -461,15 +455,13 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
         return []
     kind = kind if kind is not None else answer_type(question)
     if mode in ("comparison", "evolution") and groups:
-        # A period's quote must speak of what the question is about: over sources that do not
-        # ("the levy of 1.25 per cent" for "How has Bank Rate changed since 2021?") a period's
-        # best line is no answer for it, and the period is left out rather than misquoted.
-        topic = content_words(question) - _NOT_SUBJECT
         picks = []
         for g in groups:
-            first = next((c for c in ranked if c.source.group == g
-                          and (not topic or topic & content_words(c.sentence))), None)
-            if first is None:
+            first = next((c for c in ranked if c.source.group == g), None)
+            if first is None or first.score < PERIOD_FLOOR * ranked[0].score:
+                # Over sources that do not speak of the subject (a 1997 speech about a NATO
+                # trip for "How has the discussion on climate targets evolved?") a period's best
+                # line is no answer for it: the period is left out rather than misquoted.
                 continue
             picks.append(first)
             # a period whose best line is a headline is quoted from the story under it
