@@ -360,3 +360,16 @@ def test_a_period_whose_sources_do_not_speak_of_the_subject_is_left_out():
     picks = extract(q, rank(q, sources, mode="evolution"), mode="evolution",
                     groups=["older", "newer"])
     assert [p.source.doc_id for p in picks] == ["ccc"]
+
+
+def test_the_period_floor_needs_a_best_line_worth_something():
+    """When every line scores below zero there is no good line to measure the others by, and
+    every period keeps its quote."""
+    older = Source(1, "a", "2020-01-01", "t", "", "x", group="older")
+    newer = Source(2, "b", "2024-01-01", "t", "", "y", group="newer")
+    ranked = [Candidate(newer, "The newer line.", -0.1, 0), Candidate(older, "The older line.", -0.5, 0)]
+    picks = extract("How has it changed?", ranked, mode="evolution", groups=["older", "newer"])
+    assert [p.source.doc_id for p in picks] == ["a", "b"]
+    ranked = [Candidate(newer, "The newer line.", 1.0, 0), Candidate(older, "The older line.", 0.4, 0)]
+    picks = extract("How has it changed?", ranked, mode="evolution", groups=["older", "newer"])
+    assert [p.source.doc_id for p in picks] == ["b"]

@@ -455,10 +455,11 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
         return []
     kind = kind if kind is not None else answer_type(question)
     if mode in ("comparison", "evolution") and groups:
+        floor = PERIOD_FLOOR * ranked[0].score
         picks = []
         for g in groups:
             first = next((c for c in ranked if c.source.group == g), None)
-            if first is None or first.score < PERIOD_FLOOR * max(ranked[0].score, 0.0):
+            if first is None or (floor > 0 and first.score < floor):
                 # Over sources that do not speak of the subject (a 1997 speech about a NATO
                 # trip for "How has the discussion on climate targets evolved?") a period's best
                 # line is no answer for it: the period is left out rather than misquoted.
