@@ -235,11 +235,6 @@ def headline(title: str | None) -> str | None:
 _PRESENT = re.compile(r"\b(?:is|are|has|have|will|can|could|does|do)\b", re.I)
 
 
-def _news(sources: Sequence[Source]) -> bool:
-    """Are the sources news reports: do most of them carry a headline?"""
-    return sum(1 for s in sources if headline(s.title)) >= 0.5 * len(sources)
-
-
 def rank(question: str, sources: Sequence[Source], *, mode: str | None = None, embedder=None,
          kind: str | None = None) -> list[Candidate]:
     """Every sentence of the sources, best answer first.
@@ -284,7 +279,8 @@ def rank(question: str, sources: Sequence[Source], *, mode: str | None = None, e
     # the hurricane that has left…") with no time cue: a later report of a developing story
     # supersedes an earlier one. A conversation or a speech is not superseded so: what someone
     # said of themselves once ("my grandma is from Sweden") holds in every later session.
-    lean = 0.2 if mode == "hybrid" and _PRESENT.search(ask) and _news(sources) else 0.0
+    news = sum(1 for r in rows if r[2] == HEADLINE) >= 0.5 * len(sources)  # most carry a headline
+    lean = 0.2 if mode == "hybrid" and _PRESENT.search(ask) and news else 0.0
     order = {id(s): i for i, s in enumerate(sorted(sources, key=lambda s: -s.score))}
     # Who said it is part of the question: "What did the Chancellor say…", "What did Senator
     # Lott say…". When some source is theirs, the others' sentences are not the answer.
