@@ -455,6 +455,18 @@ def test_evidence_skips_duplicate_sentences():
     assert len(evidence(rank("rates", s))) == 1
 
 
+def test_evidence_leaves_out_a_source_with_nothing_on_the_question():
+    s = [Source(1, "a", "2020-01-01", "t", "", "Inflation rose to 3 per cent in the year to May."),
+         Source(2, "b", "2021-01-01", "t", "", "Inflation fell to 2 per cent in the year to June."),
+         Source(3, "c", "1997-01-01", "t", "", "The delegation flew to Brussels for the summit.")]
+    ranked = rank("inflation rate", s)
+    assert ranked[0].score > 0
+    assert [e.number for e in evidence(ranked)] == [1, 2]
+    # below zero there is no scale to take a share of: every source keeps its line
+    low = [replace(c, score=c.score - 10) for c in ranked]
+    assert [e.number for e in evidence(low)] == [1, 2, 3]
+
+
 # -- no documents ---------------------------------------------------------------------------
 
 

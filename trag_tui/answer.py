@@ -219,10 +219,16 @@ def evidence(ranked: Sequence[extractive.Candidate], limit: int = EVIDENCE_LINES
     """The best sentence of each of the top sources (one per source), in source order.
 
     The sentence is the one the answer ranking puts first for its source; sources are taken
-    by retrieval score, every period block's best first.
+    by retrieval score, every period block's best first. A source whose best line scores
+    under the period floor's share of the best line of all has nothing to show for this
+    question (a 1997 speech about a NATO trip under a question on climate targets), as the
+    answer itself leaves such a period out.
     """
     best: dict[int, extractive.Candidate] = {}
+    floor = extractive.PERIOD_FLOOR * ranked[0].score if ranked else 0.0
     for c in ranked:
+        if floor > 0 and c.score < floor:
+            break  # ranked is best first: every later line scores lower still
         best.setdefault(c.source.number, c)
     by_score = sorted(best.values(), key=lambda c: (-c.source.score, c.source.number))
     out: list[EvidenceLine] = []
