@@ -654,6 +654,32 @@ def test_window_starts_at_a_whole_sentence_that_can_be_quoted():
         "Sentence number 4 says it."]
 
 
+@pytest.mark.parametrize("opening, quoted", [
+    ("Washington (CNN) Kansas on Tuesday voted.", "Kansas on Tuesday voted."),
+    ("Kyiv, Ukraine (CNN) The day was somber.", "The day was somber."),
+    ("WASHINGTON (AP) — The Senate voted.", "The Senate voted."),
+    ("New York CNN Business — Prices rose.", "Prices rose."),
+    ("RENO, Nev. – A buyer got more.", "A buyer got more."),
+    ("(CNN) “We won,” she said.", "“We won,” she said."),
+    # not datelines: a party, an acronym, a dash inside the sentence, a speech's address
+    ("President Biden (D) said no.", "President Biden (D) said no."),
+    ("The Bank (BoE) raised rates.", "The Bank (BoE) raised rates."),
+    ("NATO — the alliance — met.", "NATO — the alliance — met."),
+    ("Boris Johnson — the prime minister — said so.", "Boris Johnson — the prime minister — said so."),
+    ("Mr. LOTT. Mr. President, I rise today.", "Mr. LOTT."),
+])
+def test_a_news_dateline_is_not_quoted(opening, quoted):
+    # where a story was filed is not what it reports ("Washington (CNN) Kansas…" had made an
+    # answer name "Washington" for a question about Kansas)
+    assert quotable(opening)[0] == quoted
+
+
+def test_only_a_story_s_opening_is_read_as_a_dateline():
+    # a passage cut from later in its story ("… ") starts with no dateline
+    assert quotable("… The vote came late. Washington (CNN) Kansas voted.")[1] == (
+        "Washington (CNN) Kansas voted.")
+
+
 def test_an_answer_whose_sources_never_name_whom_it_asks_about_says_so_first():
     res = hybrid_result()
     res = replace(res, query=replace(res.query, question="What did Roger Federer say about mortgage costs?"))

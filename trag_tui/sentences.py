@@ -46,6 +46,16 @@ def split(text: str, language: str = "en") -> list[str]:
 
 
 _MARKUP = re.compile(r"^#+\s*|\*\*|__")
+_NAME = r"[A-Z][\w.'’-]*"
+#: A news story's dateline: where it was filed and by which agency, not what it reports
+#: ("Washington (CNN) ", "London CNN Business — ", "RENO, Nev. – ", "(AP) — ").
+_DATELINE = re.compile(
+    r"(?:"
+    rf"^(?:(?:{_NAME},?\s+){{0,4}})?\([A-Z][\w&.]*(?:\s+[A-Z][\w&.]*){{0,2}}\)\s*(?:[—–-]+\s*)?"
+    rf"|^(?:{_NAME},?\s+){{0,4}}[A-Z]{{2,}}(?:\s+[A-Z][a-z]+)?\s+[—–]\s*"
+    rf"|^[A-Z]{{2,}}(?:[ .'-]+[A-Z]{{2,}})*(?:,\s+{_NAME}(?:\s+{_NAME})?)?\s+[—–-]\s+"
+    r")(?=[A-Z\"“‘'])"
+)
 
 
 def quotable(passage: str, language: str = "en") -> list[str]:
@@ -61,4 +71,6 @@ def quotable(passage: str, language: str = "en") -> list[str]:
         parts = parts[:-1]
     if text.startswith("…") and not text.startswith("… ") and parts:
         parts = parts[1:]  # "…word": cut mid-sentence; "… Word": a whole sentence follows
+    elif parts and not text.startswith("…"):
+        parts[0] = _DATELINE.sub("", parts[0], count=1)  # the story, not where it was filed
     return [t for t in (_MARKUP.sub("", p).strip() for p in parts) if t]
