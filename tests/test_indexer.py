@@ -65,6 +65,37 @@ def test_reindex_unchanged_does_nothing_and_changed_file_is_redone(tmp_path):
     assert n_vec == n_search
 
 
+def test_files_read_by_older_readers_are_read_again_once(tmp_path, monkeypatch):
+    import trag_tui.indexer as indexer
+
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    _jsonl(folder / "a.jsonl", 5)
+    with (folder / "a.jsonl").open("a") as fh:  # an untitled crawled record
+        fh.write(json.dumps({"id": "web-1", "date": "2022-06-15", "text": "Ad feedback form.",
+                             "url": "https://news.example/2022/06/15/ford-recall/index.html"}) + "\n")
+    db = tmp_path / "i.db"
+    assert _index(db, folder).documents_added == 6
+    # as an index written before untitled records took their page name: no title, older stamp
+    conn = connect(db)
+    with conn:
+        conn.execute("UPDATE documents SET title = '', content_hash = 'old' WHERE source_id = 'web-1'")
+        conn.execute("UPDATE files SET content_hash = replace(content_hash, '+r', '+old')")
+    conn.close()
+    again = _index(db, folder)  # same size and mtime: read again all the same
+    assert again.files_indexed == 1 and again.files_unchanged == 0
+    # only the record that reads differently is replaced (its vector, made under the same
+    # title by the first run, is reused)
+    assert (again.documents_kept, again.documents_added, again.chunks_embedded) == (5, 1, 0)
+    conn = connect(db)
+    assert conn.execute("SELECT title FROM documents WHERE source_id = 'web-1'").fetchone()[0] == (
+        "ford-recall")
+    conn.close()
+    assert _index(db, folder).files_unchanged == 1  # and once only
+    monkeypatch.setattr(indexer, "READERS", indexer.READERS + 1)
+    assert _index(db, folder).files_indexed == 1
+
+
 def test_prune_removes_documents_of_deleted_files(tmp_path):
     folder = tmp_path / "docs"
     folder.mkdir()

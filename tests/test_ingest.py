@@ -334,6 +334,45 @@ def test_jsonl_good_lines(tmp_path):
     assert r.notes == []
 
 
+@pytest.mark.parametrize("url, title", [
+    ("https://www.cnn.com/2022/06/15/business/ford-recall/index.html", "ford-recall"),
+    ("https://www.cnn.com/videos/us/2022/09/20/desantis-marthas-vineyard-investigation-nr-vpx.cnn",
+     "desantis-marthas-vineyard-investigation-nr-vpx"),
+    # an id after the slug is passed over; a date or an id at the slug's end is dropped
+    ("https://news.example/story/news/2022/01/01/storm-hits-coast/123456789/", "storm-hits-coast"),
+    ("https://www.cnn.com/europe/live-news/russia-ukraine-war-news-07-12-22/h_c164ac931cc8414108b8b",
+     "russia-ukraine-war-news"),
+    ("https://www.bbc.example/news/world-europe-60506682", "world-europe"),
+    # a number that belongs to the name stays
+    ("https://www.cnn.com/2022/08/24/politics/jill-biden-rebound-covid-19/index.html",
+     "jill-biden-rebound-covid-19"),
+    ("https://news.example/tony_awards_photos_2022", "tony-awards-photos-2022"),
+    ("https://news.example/caf%C3%A9-prices-rise", "café-prices-rise"),
+    # nothing that reads as a title: a section, a bare site, numbers, not a web address
+    ("https://x.example/business/", ""),
+    ("https://x.example/", ""),
+    ("https://x.example/2022/12345", ""),
+    ("ftp://x.example/storm-hits-coast", ""),
+    ("storm-hits-coast", ""),
+])
+def test_title_from_url(url, title):
+    from trag_tui.ingest.jsonl import title_from_url
+    assert title_from_url(url) == title
+
+
+def test_jsonl_untitled_record_is_titled_from_its_url(tmp_path):
+    path = _jsonl(tmp_path / "docs.jsonl", [
+        {"id": "1", "date": "2022-06-15", "text": "Ad feedback.",
+         "url": "https://www.cnn.com/2022/06/15/business/ford-recall/index.html"},
+        {"id": "2", "date": "2022-06-15", "title": "Its own title", "text": "Story.",
+         "url": "https://www.cnn.com/2022/06/15/business/ford-recall/index.html"},
+        {"id": "3", "date": "2022-06-15", "text": "No address."},
+    ])
+    a, b, c = read_file(path).documents
+    assert (a.title, b.title, c.title) == ("ford-recall", "Its own title", "")
+    assert a.meta["url"].endswith("ford-recall/index.html")  # the address itself is kept
+
+
 def test_jsonl_bad_lines_are_counted_and_the_first_named(tmp_path):
     path = _jsonl(tmp_path / "docs.jsonl", [
         {"id": "1", "date": "2020-01-01", "text": "ok"},

@@ -2,7 +2,8 @@
 
 Work is skipped at three levels, cheapest first: a file whose size and mtime are unchanged is
 not read; a file whose bytes hash the same is not parsed; a chunk whose text was embedded before
-anywhere in the index reuses its vector. Writes commit per batch of whole documents, and a file
+anywhere in the index reuses its vector. A file read by an older version of the readers is read
+once more, since the same bytes may now make other documents. Writes commit per batch of whole documents, and a file
 is marked complete only after its last batch, so a killed run resumes where it stopped.
 """
 from __future__ import annotations
@@ -94,6 +95,16 @@ class Summary:
 
 
 ProgressCallback = Callable[[Progress], None]
+
+#: Raised when a reader makes something else of the same bytes (2: a JSONL record without a
+#: title takes its web address's page name), so files read before are read again, once; only
+#: the documents that come out different are embedded again.
+READERS = 2
+
+
+def stamped(digest: str) -> str:
+    """A file's stored hash: its bytes' digest and the readers' version that read them."""
+    return f"{digest}+r{READERS}"
 
 
 def file_digest(path: Path) -> str:
@@ -274,11 +285,12 @@ class Indexer:
             "WHERE path = ?",
             (key,),
         ).fetchone()
-        if row and row[4] and row[1] == st.st_size and row[2] == st.st_mtime_ns:
+        current = row is not None and row[3].endswith(stamped(""))  # read by these readers
+        if row and row[4] and current and row[1] == st.st_size and row[2] == st.st_mtime_ns:
             self._unchanged(path, row, summary)
             return
         try:
-            digest = file_digest(path)
+            digest = stamped(file_digest(path))
         except (OSError, IngestError) as exc:
             summary.files_failed.append((str(path), failure_reason(exc)))
             return

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 from dataclasses import replace
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 from trag_tui.documents import DateSource, Document, IngestError
 from trag_tui.ingest import FileRead
@@ -17,6 +19,8 @@ from trag_tui.temporal import document_dates as dates
 
 #: Fields with a fixed meaning; every other scalar field is kept as metadata.
 _CORE_FIELDS = {"id", "date", "title", "text", "source"}
+#: Where a crawled record keeps the page it came from.
+_URL_FIELDS = ("url", "link", "href", "source_url", "permalink")
 
 
 class _BadLine(ValueError):
@@ -104,7 +108,8 @@ def _document(raw: bytes, default_date: dt.date | None) -> tuple[Document, str]:
     meta = {k: _scalar(v) for k, v in rec.items() if k not in _CORE_FIELDS and _is_scalar(v)}
     doc = Document(
         text=text,
-        title=_str(rec.get("title")),
+        title=_str(rec.get("title")) or title_from_url(
+            next((meta[k] for k in _URL_FIELDS if k in meta), "")),
         speaker=_str(rec.get("source")),
         date=day,
         date_source=date_source,
@@ -112,6 +117,38 @@ def _document(raw: bytes, default_date: dt.date | None) -> tuple[Document, str]:
         meta=meta,
     )
     return doc, state
+
+
+#: A page name that says nothing of the page ("index.html", "story.amp").
+_PAGE_NAMES = {"index", "default", "article", "story", "amp", "main", "page"}
+_SLUG_WORD = re.compile(r"[^\W\d_]{2,}")
+
+
+def title_from_url(url: str) -> str:
+    """A web address's page name ("…/2022/06/15/business/ford-recall/index.html" →
+    "ford-recall"), for a crawled article whose title was lost: publishers write the slug from
+    the headline, and an untitled result is one a reader cannot tell from its neighbours nor a
+    search find by its subject. It is kept as written, hyphens and all, so no one takes it for
+    the headline itself. Ids and page names after the slug ("…/123456789/", "…/h_c164ac93…")
+    are passed over, and so is a date at its end; a name of one word is a section, not a
+    title."""
+    if not url.startswith(("http://", "https://")):
+        return ""
+    for seg in reversed([unquote(seg) for seg in urlsplit(url).path.split("/") if seg]):
+        stem = seg.rsplit(".", 1)[0] if "." in seg else seg
+        tokens = [t for t in re.split(r"[-_+\s]+", stem) if t]
+        digits = 0
+        while digits < len(tokens) and tokens[len(tokens) - 1 - digits].isdigit():
+            digits += 1
+        if digits >= 2 or digits == 1 and len(tokens[-1]) >= 5:  # "…-07-12-22", "…-60506682"
+            tokens = tokens[:-digits]
+        words = [t for t in tokens if _SLUG_WORD.fullmatch(t)]
+        if stem.lower() in _PAGE_NAMES or not words or len(words) == 1 and len(tokens) > 1:
+            continue  # "index.html", "123456789", "h_c164ac93…": the slug is further up
+        if len(words) >= 2 and 2 * len(words) >= len(tokens):
+            return "-".join(tokens)
+        return ""
+    return ""
 
 
 def _is_scalar(v: object) -> bool:
