@@ -3,8 +3,9 @@
 Work is skipped at three levels, cheapest first: a file whose size and mtime are unchanged is
 not read; a file whose bytes hash the same is not parsed; a chunk whose text was embedded before
 anywhere in the index reuses its vector. A file read by an older version of the readers is read
-once more, since the same bytes may now make other documents. Writes commit per batch of whole documents, and a file
-is marked complete only after its last batch, so a killed run resumes where it stopped.
+once more, since the same bytes may now make other documents. Writes commit per batch of whole
+documents, and a file is marked complete only after its last batch, so a killed run resumes
+where it stopped.
 """
 from __future__ import annotations
 
