@@ -225,9 +225,8 @@ def evidence(ranked: Sequence[extractive.Candidate], limit: int = EVIDENCE_LINES
     answer itself leaves such a period out.
     """
     best: dict[int, extractive.Candidate] = {}
-    floor = extractive.PERIOD_FLOOR * ranked[0].score if ranked else 0.0
     for c in ranked:
-        if floor > 0 and c.score < floor:
+        if extractive.off_subject(c, ranked):
             break  # ranked is best first: every later line scores lower still
         best.setdefault(c.source.number, c)
     by_score = sorted(best.values(), key=lambda c: (-c.source.score, c.source.number))

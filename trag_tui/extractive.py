@@ -390,6 +390,15 @@ def render_pick(c: Candidate, question: str, kind: str | None) -> str:
 
 
 PERIOD_FLOOR = 0.5  # a period's best line under this share of the best line of all is no answer
+
+
+def off_subject(c: Candidate, ranked: Sequence[Candidate]) -> bool:
+    """Whether a line scores under the period floor's share of the best line of all (`ranked`
+    is best first): over sources that do not speak of the subject (a 1997 speech about a NATO
+    trip for "How has the discussion on climate targets evolved?") the best line is no answer.
+    A best line at or below zero gives no scale to measure by, so nothing is off it then."""
+    floor = PERIOD_FLOOR * ranked[0].score
+    return floor > 0 and c.score < floor
 EXCERPT_WORDS = 100  # an open question's quoted excerpt from one source, at most
 # How good, against the best sentence, another sentence of the same source must be to join an
 # open question's excerpt; the one right after a quoted sentence needs less.
@@ -451,15 +460,11 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
         return []
     kind = kind if kind is not None else answer_type(question)
     if mode in ("comparison", "evolution") and groups:
-        floor = PERIOD_FLOOR * ranked[0].score
         picks = []
         for g in groups:
             first = next((c for c in ranked if c.source.group == g), None)
-            if first is None or (floor > 0 and first.score < floor):
-                # Over sources that do not speak of the subject (a 1997 speech about a NATO
-                # trip for "How has the discussion on climate targets evolved?") a period's best
-                # line is no answer for it: the period is left out rather than misquoted.
-                continue
+            if first is None or off_subject(first, ranked):
+                continue  # a period with nothing on the subject is left out, not misquoted
             picks.append(first)
             # a period whose best line is a headline is quoted from the story under it
             story = _story(first, ranked)
