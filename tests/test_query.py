@@ -487,6 +487,24 @@ def test_future_dates_get_a_sensible_reading_with_low_confidence():
     assert since.end <= AS_OF and since.confidence <= 0.3
 
 
+@pytest.mark.parametrize("question, as_of, reading", [
+    # "this summer" is this year's: still to come in May, past in November
+    ("What is planned for this summer?", "2022-05-20", ("current", None, "2022-05-20")),
+    ("What happened this summer?", "2022-11-22", ("point_in_time", "2022-06-01", "2022-08-31")),
+    ("What happened this spring?", "2022-03-10", ("point_in_time", "2022-03-01", "2022-05-31")),
+    # a winter spans two years: the one under way, else the nearer of the last and the next
+    ("Will heating cost more this winter?", "2022-09-29", ("current", None, "2022-09-29")),
+    ("How cold was it this winter?", "2022-03-10", ("point_in_time", "2021-12-01", "2022-02-28")),
+    ("How cold is it this winter?", "2023-01-15", ("point_in_time", "2022-12-01", "2023-02-28")),
+    ("What happens next winter?", "2022-01-15", ("current", None, "2022-01-15")),
+    ("What happened last summer?", "2022-05-20", ("point_in_time", "2021-06-01", "2021-08-31")),
+])
+def test_this_and_next_season_are_read_as_people_mean_them(question, as_of, reading):
+    got = parse(question, D(as_of))
+    intent, start, end = reading
+    assert (got.intent, got.start, got.end) == (intent, start and D(start), D(end))
+
+
 def test_long_input_is_cut_not_choked_on():
     got = parse("What was said in 2015? " + "blah " * 5000, AS_OF)
     assert got.intent == "point_in_time" and got.confidence <= 0.4

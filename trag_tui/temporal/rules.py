@@ -281,9 +281,30 @@ def _season(m, as_of):
     if rel in {"last", "past"}:
         year = as_of.year if rebase(as_of.year)[1] < as_of else as_of.year - 1
         return _named(rebase(year), confidence=0.85)
+    if rel in {"next", "coming", "upcoming"}:
+        return _future(m, as_of)
+    if rel == "this":
+        return _this_season(rebase, as_of)
     if not rel and (preceding_word(m) not in DATE_PREPS or _names_a_thing(m)):
         return None
     return _yearless(rebase, as_of, 0.8)
+
+
+def _this_season(rebase: Callable[[int], Span], as_of: dt.date) -> Found:
+    """"This summer" is the summer of this year: asked in May it is the summer to come (after
+    as_of, so the latest documents are what can speak of it), asked in November the one past.
+    A winter spans two years: it is the one under way, else the nearer of the last and the
+    next (asked in late September, the winter ahead; in early March, the one just ended)."""
+    span = rebase(as_of.year)
+    if span[0].year != span[1].year:  # winter
+        span = latest(rebase, as_of)
+        ahead = rebase(span[0].year + 1)
+        mid = lambda s: s[0] + (s[1] - s[0]) / 2  # noqa: E731
+        if span[1] < as_of and mid(ahead) - as_of < as_of - mid(span):
+            span = ahead
+    if span[0] > as_of:
+        return Found(add_days(as_of, 1), add_days(as_of, 1), FUTURE, None, 0.7)
+    return _named(span, rebase, 0.8)
 
 
 def _names_a_thing(m) -> bool:
@@ -493,7 +514,8 @@ RULES: list[Rule] = [
     Rule("season year", lazy(
         rf"{START}(?:(?P<rel>last|this|past)\s+)?(?P<s>{alternation(SEASONS)})\s+(?:of\s+|de\s+|"
         rf"del\s+)?{YEAR}{YEAR_SUFFIX}"), _season),
-    Rule("last/this season", lazy(rf"{START}(?:(?P<rel>last|this|past)\s+)?(?P<s>spring|summer|autumn|fall|"
+    Rule("last/this/next season", lazy(rf"{START}(?:(?P<rel>last|this|past|next|coming|upcoming)\s+)?"
+        rf"(?P<s>spring|summer|autumn|fall|"
         rf"winter){END}"), _season),
     # years written as a range
     Rule("2019-2021, 2019/20", lazy(rf"{START}(?:FY\s*)?{YEAR}\s*[-–—/]\s*(?P<y2>[12]\d{{3}}|\d{{2}})(?![\d])"), _year_range),
