@@ -61,6 +61,27 @@ def test_a_who_question_is_answered_by_the_speaker_in_the_office_asked_about():
         "“As Prime Minister I have said that our focus is the cost of living.”")
 
 
+def test_a_shadow_or_former_office_is_not_the_office_asked_about():
+    sources = [
+        Source(1, "d1", "2023-12-12", "Safety of Rwanda Bill", "Yvette Cooper",
+               "This is the third Rwanda plan in two years, and the Home Secretary's own party "
+               "cannot agree on it.", score=0.9, role="Shadow Home Secretary"),
+        Source(2, "d2", "2023-11-15", "Prime Minister / Engagements", "Rishi Sunak",
+               "The Home Secretary, my right hon. Friend the Member for Braintree (James "
+               "Cleverly), will set out our next steps.", score=0.8, role="The Prime Minister"),
+    ]
+    q = "Who was Home Secretary in 2023?"
+    picks = extract(q, rank(q, sources, mode="hard_filter", embedder=HashEmbedder()),
+                    mode="hard_filter")
+    answer = quoted_answer(q, picks)
+    assert "James Cleverly" in answer and "speaking as Shadow" not in answer
+    # asked about the shadow office, its holder is the answer
+    q = "Who was Shadow Home Secretary in 2023?"
+    picks = extract(q, rank(q, sources, mode="hard_filter", embedder=HashEmbedder()),
+                    mode="hard_filter")
+    assert quoted_answer(q, picks).startswith("Yvette Cooper, speaking as Shadow Home Secretary")
+
+
 REPORTS = [
     Source(1, "r1", "2022-11-03", "Monetary Policy Summary", "",
            "The labour market remains tight: unemployment is 3.5 per cent. The MPC voted by a "

@@ -172,9 +172,16 @@ class Candidate:
     headline: str = ""  # of a quoted excerpt: the source's headline, quoted before it
 
 
+# Words that make a role another office than the one they qualify: the Shadow Home Secretary is
+# not the Home Secretary, nor is a deputy or a former one.
+_OTHER_OFFICE = frozenset("shadow deputy former vice junior assistant".split())
+
+
 def _role_match(question_words: set[str], source: Source) -> bool:
     role = source.role or ""
     words = content_words(role)
+    if (words & _OTHER_OFFICE) - question_words:
+        return False
     return bool(words) and words <= question_words | {"the"} or bool(words & question_words) \
         and len(words & question_words) >= max(1, len(words) - 1)
 
