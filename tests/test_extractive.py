@@ -35,6 +35,10 @@ from trag_tui.extractive import (
     ("Serena Williams announced she will retire after the U.S. Open. How many grand slams "
      "has she won?", "number"),
     ("Who won the Hart Trophy? Which team does he play for?", None),
+    # a measured quantity over time is answered by its levels
+    ("Compare Bank Rate in August 2024 and November 2025", "number"),
+    ("How has inflation changed since 2022?", "number"),
+    ("How has the discussion on climate change targets evolved?", None),
 ])
 def test_answer_types(question, kind):
     assert answer_type(question) == kind

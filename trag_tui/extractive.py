@@ -149,6 +149,12 @@ def unmentioned(question: str, sources: Sequence[Source]) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+# A measured quantity set against itself over time ("Compare Bank Rate in August 2024 and
+# November 2025", "How has inflation changed since 2022?") is answered by its levels.
+_OVER_TIME = re.compile(r"\b(?:compar\w*|versus|vs|differ\w*|chang\w*|evolv\w*|moved?)\b", re.I)
+_MEASURED = re.compile(r"\b(?:rates?|inflation|unemployment|prices?|levels?|percentages?)\b", re.I)
+
+
 def answer_type(question: str) -> str | None:
     """`person`, `date`, `number`, or None for an open question."""
     question = asked(question)
@@ -156,7 +162,7 @@ def answer_type(question: str) -> str | None:
         return "person"
     if _DATE.search(question):
         return "date"
-    if _NUMBER.search(question):
+    if _NUMBER.search(question) or (_OVER_TIME.search(question) and _MEASURED.search(question)):
         return "number"
     return None
 
