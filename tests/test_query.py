@@ -116,6 +116,8 @@ PERIODS = [
     ("In summer 2023 what was said?", "2023-06-01", "2023-08-31"),
     ("What did the Chancellor say in the Autumn Statement 2023?", "2023-01-01", "2023-12-31"),
     ("What happened last summer?", "2025-06-01", "2025-08-31"),
+    ("Qu'est-ce qui s'est passé l'été dernier ?", "2025-06-01", "2025-08-31"),
+    ("Что было этим летом?", "2025-06-01", "2025-08-31"),
     # ranges
     ("between 2019 and 2021", "2019-01-01", "2021-12-31"),
     ("between 2025 and 2019", "2019-01-01", "2025-12-31"),
@@ -498,6 +500,16 @@ def test_future_dates_get_a_sensible_reading_with_low_confidence():
     ("How cold is it this winter?", "2023-01-15", ("point_in_time", "2022-12-01", "2023-02-28")),
     ("What happens next winter?", "2022-01-15", ("current", None, "2022-01-15")),
     ("What happened last summer?", "2022-05-20", ("point_in_time", "2021-06-01", "2021-08-31")),
+    # the same in the other languages read
+    ("Qu'est-ce qui s'est passé l'été dernier ?", "2022-05-20",
+     ("point_in_time", "2021-06-01", "2021-08-31")),
+    ("Que se passera-t-il cet hiver ?", "2022-09-29", ("current", None, "2022-09-29")),
+    ("Was passierte letzten Winter?", "2022-05-20", ("point_in_time", "2021-12-01", "2022-02-28")),
+    ("Was passiert diesen Sommer?", "2022-05-20", ("current", None, "2022-05-20")),
+    ("¿Qué pasó el invierno pasado?", "2022-05-20", ("point_in_time", "2021-12-01", "2022-02-28")),
+    ("¿Qué pasará el próximo verano?", "2022-09-29", ("current", None, "2022-09-29")),
+    ("Что было прошлой зимой?", "2022-05-20", ("point_in_time", "2021-12-01", "2022-02-28")),
+    ("Что было этой весной?", "2022-05-20", ("point_in_time", "2022-03-01", "2022-05-31")),
 ])
 def test_this_and_next_season_are_read_as_people_mean_them(question, as_of, reading):
     got = parse(question, D(as_of))

@@ -117,6 +117,17 @@ SEASONS: dict[str, int] = _table({  # type: ignore[assignment]  # value: first m
     9: "autumn fall automne herbst otoño осень осенью",
     12: "winter hiver invierno зима зимой",
 })
+# "this", "last" and "next" before or after a season's name ("cet été", "l'hiver dernier",
+# "letzten Sommer", "el verano pasado", "этой зимой", "следующим летом")
+SEASON_BEFORE: dict[str, str] = _table({  # type: ignore[assignment]
+    "this": "cet cette ce diesen dieses diesem este esta этим этой этою",
+    "last": "letzten letztes letztem vergangenen vergangenes vorigen voriges прошлым прошлой прошлою",
+    "next": "nächsten nächstes kommenden kommendes próximo próxima следующим следующей будущим будущей",
+})
+SEASON_AFTER: dict[str, str] = _table({  # type: ignore[assignment]
+    "last": "dernier dernière passé passée pasado pasada",
+    "next": "prochain prochaine",
+})
 DECADE_WORDS = {"twenties": 2, "thirties": 3, "forties": 4, "fifties": 5, "sixties": 6,
                  "seventies": 7, "eighties": 8, "nineties": 9}
 # early / mid / late thirds of a year or decade

@@ -40,6 +40,8 @@ from .lexicon import (
     PART,
     PART_OF,
     PLURAL_UNITS,
+    SEASON_AFTER,
+    SEASON_BEFORE,
     SEASONS,
     START,
     THE,
@@ -273,11 +275,14 @@ def _century(m, as_of):
 
 
 def _season(m, as_of):
-    first = SEASONS[m["s"].lower()]
+    first = SEASONS[(group(m, "s", "s2") or "").lower()]
     rebase = lambda y: months_span(y, first, 3)  # noqa: E731  (winter runs into the next year)
     if group(m, "y"):
         return _named(rebase(int(m["y"])), confidence=0.85 if first == 12 else 0.9)
-    rel = (m["rel"] or "").lower()
+    rel = (group(m, "rel") or "").lower()
+    if group(m, "before", "after"):  # "cet été", "l'hiver dernier", "этой зимой"
+        rel = (SEASON_BEFORE.get((group(m, "before") or "").lower())
+               or SEASON_AFTER.get((group(m, "after") or "").lower(), ""))
     if rel in {"last", "past"}:
         year = as_of.year if rebase(as_of.year)[1] < as_of else as_of.year - 1
         return _named(rebase(year), confidence=0.85)
@@ -514,6 +519,10 @@ RULES: list[Rule] = [
     Rule("season year", lazy(
         rf"{START}(?:(?P<rel>last|this|past)\s+)?(?P<s>{alternation(SEASONS)})\s+(?:of\s+|de\s+|"
         rf"del\s+)?{YEAR}{YEAR_SUFFIX}"), _season),
+    Rule("cet été, letzten Sommer, el verano pasado, этой зимой", lazy(
+        rf"{START}(?:(?P<before>{alternation(SEASON_BEFORE)})\s+(?P<s>{alternation(SEASONS)}){END}|"
+        rf"(?:l['’]|le\s+|el\s+|la\s+)(?P<s2>{alternation(SEASONS)})\s+(?P<after>{alternation(SEASON_AFTER)}){END})"),
+        _season),
     Rule("last/this/next season", lazy(rf"{START}(?:(?P<rel>last|this|past|next|coming|upcoming)\s+)?"
         rf"(?P<s>spring|summer|autumn|fall|"
         rf"winter){END}"), _season),
