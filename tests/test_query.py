@@ -118,6 +118,8 @@ PERIODS = [
     ("What happened last summer?", "2025-06-01", "2025-08-31"),
     ("Qu'est-ce qui s'est passé l'été dernier ?", "2025-06-01", "2025-08-31"),
     ("Что было этим летом?", "2025-06-01", "2025-08-31"),
+    ("What happened late last year?", "2024-09-01", "2024-12-31"),
+    ("What was said at the start of the year?", "2025-01-01", "2025-04-30"),
     # ranges
     ("between 2019 and 2021", "2019-01-01", "2021-12-31"),
     ("between 2025 and 2019", "2019-01-01", "2025-12-31"),

@@ -253,6 +253,17 @@ def _part_of_year(m, as_of):
     return _named(months_span(int(m["y"]), 1 + 4 * third, 4), confidence=0.85)
 
 
+def _part_of_relative_year(m, as_of):
+    """"late last year", "early this year", "the start of the year" (this one)."""
+    word = next(w for w in re.split(r"[\s-]+", m["mod"].lower()) if w in PART_OF)
+    third = {"early": 0, "mid": 1, "late": 2}[PART_OF[word]]
+    year = as_of.year + {"last": -1, "previous": -1, "next": 1}.get((m["rel"] or "").lower(), 0)
+    span = months_span(year, 1 + 4 * third, 4)
+    if span[0] > as_of:
+        return Found(add_days(as_of, 1), add_days(as_of, 1), FUTURE, None, 0.7)
+    return _named(span, confidence=0.85)
+
+
 def _decade(m, as_of):
     century, digit, word, mod = group(m, "c"), group(m, "d", "d2", "d3"), group(m, "w"), group(m, "mod")
     if century:
@@ -474,6 +485,9 @@ RULES: list[Rule] = [
         rf"end)\s+of|"
         rf"début|mi|fin|anfang|mitte|ende|(?:principios|comienzos|inicios|mediados|finales|fines)\s+de(?:l)?|"
         rf"начале|середине|конце)[\s-]+(?:(?:the\s+year|l['’]année|des\s+jahres)\s+)?{YEAR}{YEAR_SUFFIX}"), _part_of_year),
+    Rule("late last year, early this year", lazy(
+        rf"{START}(?:(?:the|a|in)\s+)?(?P<mod>early|mid|late|(?:the\s+)?(?:start|beginning|end)\s+of)[\s-]+"
+        rf"(?:(?P<rel>last|this|next|previous|current)|the)\s+year{END}"), _part_of_relative_year),
     Rule("ordinal quarter/half of year", lazy(
         rf"{START}{THE}{ORD_WORD}\s+(?:(?:fiscal|calendar)\s+)?{PART}{OF_YEAR}{YEAR}{YEAR_SUFFIX}"), _ordinal_part_year),
     Rule("Q3 2025, H1 2024", lazy(
