@@ -133,6 +133,11 @@ PERIODS = [
     ("Statements from 2015 to the present", "2015-01-01", "2025-11-22"),
     ("Debates from 2019 to now", "2019-01-01", "2025-11-22"),
     ("What was said in the week of 12 May 2023?", "2023-05-08", "2023-05-14"),
+    ("What was said in the week ending 14 November?", "2025-11-08", "2025-11-14"),
+    ("What was said in the week beginning 10 November?", "2025-11-10", "2025-11-16"),
+    ("What was said in the seven days to 20 November?", "2025-11-14", "2025-11-20"),
+    ("What was said the week before last?", "2025-11-03", "2025-11-09"),
+    ("What happened the month before last?", "2025-09-01", "2025-09-30"),
     # open ranges
     ("since March 2023", "2023-03-01", "2025-11-22"),
     ("since last year", "2024-01-01", "2025-11-22"),

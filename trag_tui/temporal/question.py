@@ -219,7 +219,11 @@ _PREFIXES = [  # (how, pattern) tried in order against the text just before an e
     ("as_of", r"as\s+(?:of|at|on)|as\s+it\s+stood\s+(?:in|on)|à\s+la\s+date\s+d[ue]|en\s+date\s+d[ue]|"
         r"(?:zum\s+)?stand(?:\s+(?:vom|von))?|a\s+fecha\s+de|по\s+состоянию\s+на"),
     ("between", r"between|entre|zwischen|между"),
-    ("week_of", r"(?:the\s+)?week\s+(?:of|beginning|starting|commencing|ending)|la\s+semaine\s+du|"
+    # "the week ending 14 November" is the seven days to that day, "the week beginning 10
+    # November" the seven from it, "the week of 12 May" the calendar week holding it
+    ("week_ending", r"(?:the\s+)?(?:week|seven\s+days)\s+(?:ending|to|up\s+to)(?:\s+on)?"),
+    ("week_from", r"(?:the\s+)?week\s+(?:beginning|starting|commencing|from)(?:\s+on)?"),
+    ("week_of", r"(?:the\s+)?week\s+of|la\s+semaine\s+du|"
         r"die\s+woche\s+vom|la\s+semana\s+del"),
     # "the week before 16 November", "the two months after the March 2020 budget": a bounded
     # stretch next to the named period, not the open-ended "before"/"after".
@@ -267,7 +271,7 @@ class _Item:
     lo: int
     hi: int
     # "in", "since", "after", "before", "span_before", "span_after", "until", "as_of", "range",
-    # "between", "week_of"
+    # "between", "week_of", "week_ending", "week_from"
     how: str
     parts: tuple[_Atom, ...]
     listed: bool = False  # joined to a neighbour by "and", "or", "vs", a comma...
@@ -293,6 +297,10 @@ class _Item:
             return None, min(first.end, as_of), first.end > as_of
         if self.how == "week_of":
             return unit_span(first.start, "week") + (False,)
+        if self.how == "week_ending":
+            return add_days(first.end, -6), first.end, False
+        if self.how == "week_from":
+            return first.start, add_days(first.start, 6), False
         return first.start, first.end, False
 
     @property
@@ -301,7 +309,7 @@ class _Item:
         return self.how not in _BOUNDED or self.parts[0].found.kind in (TRAILING, TO_DATE, RANGE)
 
 
-_BOUNDED = ("in", "week_of", "span_before", "span_after")  # one stretch, not open-ended
+_BOUNDED = ("in", "week_of", "week_ending", "week_from", "span_before", "span_after")  # one stretch, not open-ended
 _SPAN_LENGTH_RE = LazyPattern(_SPAN_LENGTH)
 
 

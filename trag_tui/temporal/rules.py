@@ -413,6 +413,12 @@ def _previous(m, as_of):
     return _relative(unit_span(shift(as_of, unit, -1), unit), as_of)
 
 
+def _before_last(m, as_of):
+    """"the week before last": the calendar week before last week."""
+    unit, _ = unit_of(m["u"])
+    return _relative(unit_span(shift(as_of, unit, -2), unit), as_of)
+
+
 def _this(m, as_of):
     unit, _ = unit_of(m["u"])
     unit = "day" if unit == "hour" else unit
@@ -558,6 +564,8 @@ RULES: list[Rule] = [
         _future),
     Rule("N units ago", lazy(rf"\b{NUM}\s+{UNIT}\s+(?:ago|назад)\b"), _ago),
     Rule("il y a N jours, vor N Tagen, hace N días", lazy(rf"\b(?:il\s+y\s+a|vor|hace)\s+{NUM}\s+{UNIT}"), _ago),
+    Rule("the week before last", lazy(r"\b(?:the\s+)?(?P<u>week|month|quarter|year)\s+before\s+last\b"),
+         _before_last),
     Rule("last weekend", lazy(r"\b(?P<rel>last|this|past)\s+weekend\b"), _weekend),
     # relative to as_of: trailing spans
     Rule("the past N units", lazy(
