@@ -138,6 +138,8 @@ PERIODS = [
     ("What was said in the seven days to 20 November?", "2025-11-14", "2025-11-20"),
     ("What was said the week before last?", "2025-11-03", "2025-11-09"),
     ("What happened the month before last?", "2025-09-01", "2025-09-30"),
+    ("What was said over the past year and a half?", "2024-05-22", "2025-11-22"),
+    ("What was said in the last month and a half?", "2025-10-07", "2025-11-22"),
     # open ranges
     ("since March 2023", "2023-03-01", "2025-11-22"),
     ("since last year", "2024-01-01", "2025-11-22"),

@@ -400,11 +400,20 @@ def _ago(m, as_of):
     return _relative(unit_span(day, grain), as_of)
 
 
+_HALF = {"week": ("day", 3), "month": ("day", 15), "quarter": ("day", 45), "year": ("month", 6),
+         "decade": ("year", 5)}
+
+
 def _trailing(m, as_of):
     n_text = m["n"]
     if not n_text and m["u"].lower() in PLURAL_UNITS:
         return None
-    return _relative((shift_back(as_of, m["u"], number(n_text)), as_of), as_of, TRAILING)
+    start = shift_back(as_of, m["u"], number(n_text))
+    if group(m, "half"):  # "the past year and a half"
+        unit, mult = unit_of(m["u"])
+        half_unit, count = _HALF.get(unit, ("day", 0))
+        start = shift(start, half_unit, -count * mult)
+    return _relative((start, as_of), as_of, TRAILING)
 
 
 def _previous(m, as_of):
@@ -453,7 +462,8 @@ def _trailing_or_previous(m, as_of):
     # English distinguishes by the article: "last month" is the previous calendar month,
     # "the last month" / "the past month" / "past 6 months" run back from as_of.
     text = m.group(0).lower()
-    if not m["n"] and text.startswith(("last", "previous", "preceding", "the previous", "the preceding")):
+    if not m["n"] and not group(m, "half") and text.startswith(
+            ("last", "previous", "preceding", "the previous", "the preceding")):
         return _previous(m, as_of)
     return _trailing(m, as_of)
 
@@ -569,7 +579,7 @@ RULES: list[Rule] = [
     Rule("last weekend", lazy(r"\b(?P<rel>last|this|past)\s+weekend\b"), _weekend),
     # relative to as_of: trailing spans
     Rule("the past N units", lazy(
-        rf"\b(?:the\s+)?{_PAST}\s+(?:{NUM}\s+)?{UNIT}"), _trailing_or_previous),
+        rf"\b(?:the\s+)?{_PAST}\s+(?:{NUM}\s+)?{UNIT}(?P<half>\s+and\s+a\s+half\b)?"), _trailing_or_previous),
     Rule("за последние N месяцев", lazy(
         rf"\b(?:за|в\s+течение|на\s+протяжении)\s+(?:последн|прошедш)\w*\s+(?:{NUM}\s+)?{UNIT}"), _trailing),
     Rule("les 6 derniers mois", lazy(
