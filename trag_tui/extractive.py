@@ -412,6 +412,8 @@ def off_subject(c: Candidate, ranked: Sequence[Candidate]) -> bool:
     A best line at or below zero gives no scale to measure by, so nothing is off it then."""
     floor = PERIOD_FLOOR * ranked[0].score
     return floor > 0 and c.score < floor
+
+
 EXCERPT_WORDS = 100  # an open question's quoted excerpt from one source, at most
 # How good, against the best sentence, another sentence of the same source must be to join an
 # open question's excerpt; the one right after a quoted sentence needs less.

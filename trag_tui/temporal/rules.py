@@ -247,21 +247,22 @@ def _bare_q(m, as_of):
     return _yearless(lambda y: half_span(y, h), as_of)
 
 
-def _part_of_year(m, as_of):
+def _third_of(m, year: int) -> Span:
+    """The early, mid or late third of `year` that the match's modifier names."""
     word = next(w for w in re.split(r"[\s-]+", m["mod"].lower()) if w in PART_OF)
-    third = {"early": 0, "mid": 1, "late": 2}[PART_OF[word]]
-    return _named(months_span(int(m["y"]), 1 + 4 * third, 4), confidence=0.85)
+    third = {"early": 0, "mid": 1, "late": 2}[str(PART_OF[word])]
+    return months_span(year, 1 + 4 * third, 4)
+
+
+def _part_of_year(m, as_of):
+    return _named(_third_of(m, int(m["y"])), confidence=0.85)
 
 
 def _part_of_relative_year(m, as_of):
     """"late last year", "early this year", "the start of the year" (this one)."""
-    word = next(w for w in re.split(r"[\s-]+", m["mod"].lower()) if w in PART_OF)
-    third = {"early": 0, "mid": 1, "late": 2}[PART_OF[word]]
     year = as_of.year + {"last": -1, "previous": -1, "next": 1}.get((m["rel"] or "").lower(), 0)
-    span = months_span(year, 1 + 4 * third, 4)
-    if span[0] > as_of:
-        return Found(add_days(as_of, 1), add_days(as_of, 1), FUTURE, None, 0.7)
-    return _named(span, confidence=0.85)
+    span = _third_of(m, year)
+    return _after(as_of, 0.7) if span[0] > as_of else _named(span, confidence=0.85)
 
 
 def _decade(m, as_of):
@@ -318,9 +319,7 @@ def _this_season(rebase: Callable[[int], Span], as_of: dt.date) -> Found:
         mid = lambda s: s[0] + (s[1] - s[0]) / 2  # noqa: E731
         if span[1] < as_of and mid(ahead) - as_of < as_of - mid(span):
             span = ahead
-    if span[0] > as_of:
-        return Found(add_days(as_of, 1), add_days(as_of, 1), FUTURE, None, 0.7)
-    return _named(span, rebase, 0.8)
+    return _after(as_of, 0.7) if span[0] > as_of else _named(span, rebase, 0.8)
 
 
 def _names_a_thing(m) -> bool:
@@ -388,8 +387,13 @@ def _today(m, as_of):
     return Found(as_of, as_of, TODAY, None, 0.95)
 
 
+def _after(as_of: dt.date, confidence: float) -> Found:
+    """A period that lies after as_of, where no document can be dated."""
+    return Found(add_days(as_of, 1), add_days(as_of, 1), FUTURE, None, confidence)
+
+
 def _future(m, as_of):
-    return Found(add_days(as_of, 1), add_days(as_of, 1), FUTURE, None, 0.8)
+    return _after(as_of, 0.8)
 
 
 def _ago(m, as_of):
