@@ -11,6 +11,8 @@ from trag_tui.extractive import (
     JOIN_NEXT,
     Candidate,
     answer_type,
+    counted,
+    counts,
     extract,
     headline,
     person_names,
@@ -39,6 +41,13 @@ from trag_tui.extractive import (
     ("Compare Bank Rate in August 2024 and November 2025", "number"),
     ("How has inflation changed since 2022?", "number"),
     ("How has the discussion on climate change targets evolved?", None),
+    # "how many" / "from when" need not open the question
+    ("Approximately how many customers in Florida were without power on Thursday?", "number"),
+    ("Roger Federer retired this week after a career in which he won how many Grand Slam "
+     "singles titles?", "number"),
+    ("Barristers protesting against cuts to legal aid have voted to strike from when?", "date"),
+    ("How many people answered, and which party did they back?", "number"),
+    ("Which party did those who said how many seats it won back", None),
 ])
 def test_answer_types(question, kind):
     assert answer_type(question) == kind
@@ -154,6 +163,30 @@ def test_a_figure_the_question_gives_is_not_the_answer():
     ]
     picks = extract(q, rank(q, sources, mode="hybrid", embedder=HashEmbedder()), mode="hybrid")
     assert any("£7m" in p.sentence for p in picks)
+
+
+def test_a_how_many_question_is_answered_by_the_figure_that_counts_what_it_asks():
+    q = "Serena Williams announced she will retire after the U.S. Open. How many grand slams " \
+        "has she won?"
+    assert counted(q) == {"grand", "slam"}
+    assert counted("How many Russians could soon be conscripted?") == {"russia"}
+    assert counted("What is the Rwanda scheme?") == set()
+    assert counts("She has won 23 grand slam singles titles.", counted(q))
+    assert not counts("Serena Williams, 40, announced she would retire.", counted(q))
+    sources = [
+        Source(1, "a", "2022-08-10", "Serena Williams to retire", "",
+               "Serena Williams, 40, announced in Vogue that she would retire from tennis "
+               "after the U.S. Open.", score=0.9),
+        Source(2, "b", "2022-08-09", "Serena Williams says she is evolving away from tennis", "",
+               "Williams has won 23 grand slam singles titles, the most in the Open era.", score=0.8),
+    ]
+    picks = extract(q, rank(q, sources, mode="hybrid", embedder=HashEmbedder()), mode="hybrid")
+    assert "23 grand slam" in quoted_answer(q, picks)
+
+
+def test_a_figure_told_as_it_was_back_then_is_not_the_level_now():
+    assert stated_figures("Back then, the agency estimated that it cost $233,610.") == (0, 1)
+    assert stated_figures("It now costs $310,605 to raise a child.") == (1, 0)
 
 
 def test_a_figure_that_is_expected_or_a_peak_is_not_the_level_asked_for():

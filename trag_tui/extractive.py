@@ -33,10 +33,11 @@ _PERSON = re.compile(
     r"^\s*(?:who|whom|whose)\b|\bwhich (?:person|minister|member|mp|senator|official|leader|"
     r"politician|secretary|chancellor|president|spokesperson)\b|\bwho\s+(?:is|was|were|are)\b",
     re.I)
-_DATE = re.compile(r"^\s*when\b|\b(?:what|which) (?:year|date|day|month)\b|\bhow long ago\b",
-                   re.I)
+_DATE = re.compile(r"^\s*when\b|\b(?:what|which) (?:year|date|day|month)\b|\bhow long ago\b|"
+                   r"\b(?:from|since|until|till|by) when\b", re.I)
 _NUMBER = re.compile(
-    r"^\s*how (?:much|many|high|low|big|large|fast)\b|\b(?:what|which) (?:was|is|were|are)? ?"
+    r"^\W*(?:(?:approximately|roughly|about|around|so far|in total|overall),? )?"
+    r"how (?:much|many|high|low|big|large|fast)\b|\bhow (?:much|many)\b[^?]*\?\W*$|\b(?:what|which) (?:was|is|were|are)? ?"
     r"(?:the )?(?:[\w-]+ ){0,3}(?:rate|percentage|share|figure|level|number|amount|cost|price|"
     r"total|score|count|size)\b|\bby how much\b", re.I)
 
@@ -76,6 +77,9 @@ _ASKS = re.compile(r"^\s*to ask\b|\?\W*$", re.I)
 # "expects inflation to average 7.4 per cent", "inflation peaked at 3.8 per cent".
 _HEDGE = re.compile(r"\b(?:expect|forecast|project|predict|target|peak|ambition|aim|could|"
                     r"would|might|may|hope|plan)\w*[^,;:()]*", re.I)
+# A sentence opening so tells of an earlier time than the one it was written in.
+_THEN = re.compile(r"\W*(?:back then|at the time|previously|before that|until then|earlier|"
+                   r"in the past|years? ago|a year earlier|last year)\b", re.I)
 # Words that name the kind of answer ("rate", "figure"), not what it is about: "the current
 # inflation rate" is about inflation, and a sentence saying "rate" is no closer to it.
 _MEASURE_WORDS = "rate rates level figure figures number amount percentage share total " \
@@ -94,6 +98,8 @@ def stated_figures(sentence: str, question: str = "") -> tuple[int, int]:
     James, who has died aged 40") is not an answer to it and counts as neither."""
     given = _given(question) if question else ()
     found = [q for q in quantities(sentence) if not any(q.matches(g) for g in given)]
+    if _THEN.match(sentence):
+        return 0, len(found)  # "Back then, the agency estimated $233,610": an earlier value
     stated = sum(1 for q in quantities(_HEDGE.sub(" ", sentence)) if not q.earlier
                  and not any(q.matches(g) for g in given))
     return stated, len(found) - stated
@@ -153,6 +159,36 @@ def unmentioned(question: str, sources: Sequence[Source]) -> list[str]:
 # November 2025", "How has inflation changed since 2022?") is answered by its levels.
 _OVER_TIME = re.compile(r"\b(?:compar\w*|versus|vs|differ\w*|chang\w*|evolv\w*|moved?)\b", re.I)
 _MEASURED = re.compile(r"\b(?:rates?|inflation|unemployment|prices?|levels?|percentages?)\b", re.I)
+
+
+# "How many grand slams has she won?" counts grand slams: a figure with another noun after it
+# ("Serena Williams, 40, announced…") is not the count asked for, "23 Grand Slam titles" is.
+_HOW_MANY = re.compile(r"\bhow many\s+((?:[\w'’-]+\s+){0,2}[\w'’-]+)", re.I)
+_COUNT = re.compile(r"(?<![\w.])(?:\d[\d,.]*|one|two|three|four|five|six|seven|eight|nine|ten|"
+                    r"eleven|twelve|twenty|thirty|forty|fifty|hundred|dozens?|hundreds|thousands|"
+                    r"millions)\b((?:\s+[\w'’-]+){1,4})", re.I)
+
+
+COUNT_BONUS = 0.25  # what a figure with the counted noun after it adds to a sentence's score
+
+
+def counted(question: str) -> set[str]:
+    """The stems of what a "how many" question counts (the words before its verb)."""
+    m = _HOW_MANY.search(asked(question))
+    if not m:
+        return set()
+    words = []
+    for w in m.group(1).split():
+        if w.lower() in STOPWORDS:
+            break
+        words.append(w)
+    return content_words(" ".join(words))
+
+
+def counts(sentence: str, what: set[str]) -> bool:
+    """Does a sentence give a figure with what is counted right after it ("23 Grand Slam
+    titles", "six months", "2.5 million customers")?"""
+    return bool(what) and any(content_words(m.group(1)) & what for m in _COUNT.finditer(sentence))
 
 
 def answer_type(question: str) -> str | None:
@@ -259,6 +295,7 @@ def rank(question: str, sources: Sequence[Source], *, mode: str | None = None, e
     kind = kind if kind is not None else answer_type(question)
     qwords = content_words(question)
     ask = asked(question)
+    what = counted(question) if kind == "number" else set()
     focus = content_words(ask) if ask != question else set()
     if kind is not None:
         measure = content_words(_MEASURE_WORDS)
@@ -335,6 +372,8 @@ def rank(question: str, sources: Sequence[Source], *, mode: str | None = None, e
         elif kind == "number":
             stated, other = stated_figures(sentence, question)
             score += 0.15 if stated else -0.15 if other else 0.0
+            if counts(sentence, what):
+                score += COUNT_BONUS
         if lean and s.date:
             score += lean * newness.get(s.date, 0.0)
         if mode == "decay" and s.date:
