@@ -177,6 +177,46 @@ def test_gate_drops_repeated_sentences():
     assert gate.dropped[0].reason == "repeats an earlier sentence"
 
 
+def test_gate_drops_a_sentence_that_says_less_than_one_shown_before():
+    gate = Gate(BANK, date_tags=False)
+    claims = feed_all(gate, ["The Bank raised Bank Rate by 0.75 percentage points to 3 per cent "
+                             "[2]. The Bank raised Bank Rate [2]."])
+    assert len(claims) == 1
+    assert gate.dropped[0].reason == "repeats an earlier sentence"
+
+
+MOON = [SourceFacts(1, "2022-06-15", "Strawberry supermoon",
+                    "The strawberry supermoon illuminated the skies this week. The name comes "
+                    "from the Algonquin tribes, who harvested strawberries in June.")]
+
+
+def test_gate_drops_a_true_sentence_that_only_says_what_the_question_says():
+    gate = Gate(MOON, date_tags=False, question="A strawberry supermoon illuminated the skies "
+                "this week. Where does the strawberry moniker come from?")
+    claims = feed_all(gate, ["The strawberry supermoon illuminated the skies this week [1]. "
+                             "The name comes from the Algonquin tribes [1]."])
+    assert [c.text for c in claims] == ["The name comes from the Algonquin tribes [1]."]
+    assert gate.dropped[0].reason == "supported, but only says what the question says"
+
+
+@pytest.mark.parametrize("question", [
+    "True or false: the strawberry supermoon illuminated the skies this week?",
+    "Did the strawberry supermoon illuminate the skies this week?",
+])
+def test_for_a_yes_or_no_question_the_sentence_that_says_it_is_the_answer(question):
+    gate = Gate(MOON, date_tags=False, question=question)
+    claims = feed_all(gate, ["The strawberry supermoon illuminated the skies this week [1]."])
+    assert len(claims) == 1
+
+
+def test_a_date_the_question_asks_for_is_something_new():
+    gate = Gate(BANK, date_tags=False, question="When did the Bank raise Bank Rate by 0.75 "
+                "percentage points to 3 per cent?")
+    claims = feed_all(gate, ["The Bank raised Bank Rate by 0.75 percentage points to 3 per cent "
+                             "on 3 November [2]."])
+    assert len(claims) == 1
+
+
 def test_words_in_another_order_or_another_relation_do_not_support_a_claim():
     pool = index_sources([
         SourceFacts(1, "2010-03-24", "Engagements",

@@ -394,7 +394,7 @@ def answer(result, passages: Mapping[int, str], *, generator: GeneratorSource = 
     gate = Gate(source_facts(sources), date_tags=q.intent != "none",
                 answers=(lambda text: extractive.gives(kind, text, q.question, q.as_of.isoformat()))
                 if kind else None,
-                wanted=extractive.WANTED.get(kind or "", ""))
+                wanted=extractive.WANTED.get(kind or "", ""), question=q.question)
     stopped = False
     if gen is not None:
         stopped = yield from _generate(gen, messages, settings, cancel, timings, elapsed, gate,

@@ -478,6 +478,12 @@ _LEAD_IN = re.compile(r"^\s*(?:(?:the\s+)?(?:answer|response|reply)(?:\s+is)?\s*
                       r"|(?:\d{4}|older sources|newer sources|middle sources)\s*:\s*)+", re.I)
 
 
+# A question that asks for something (not "True or false: …", not "Did…?"): a claim must add
+# to it.
+_OPEN_QUESTION = re.compile(r"(?is)^(?!\W*true or false).*\b(?:who|whom|whose|what|which|when|"
+                            r"where|why|how)\b")
+
+
 @dataclass
 class Gate:
     """Checks model output sentence by sentence as it streams.
@@ -494,6 +500,10 @@ class Gate:
     # Minister?") is true but no answer, and the quoted answer serves the reader better.
     answers: Callable[[str], bool] | None = None
     wanted: str = ""
+    # The question, when it asks who, what, which…: a sentence that says only what the
+    # question already says ("The strawberry supermoon illuminated the skies this week" for
+    # "…Where does the 'strawberry' moniker come from?") is true but answers nothing.
+    question: str = ""
     claims: list[Claim] = field(default_factory=list)
     dropped: list[Dropped] = field(default_factory=list)
     invalid_citations: list[int] = field(default_factory=list)
@@ -505,6 +515,9 @@ class Gate:
         self._buffer = ""
         self._released = 0  # sentences of the buffer already judged
         self._seen: set[str] = set()
+        self._asked = set(atoms(self.question)) if _OPEN_QUESTION.match(self.question) else None
+        self._asked_dates = dates(self.question)
+        self._said: list[set[str]] = []  # the atoms of each claim shown so far
 
     def feed(self, piece: str) -> list[Claim]:
         """The next piece of model output; the claims it completed that passed the checks."""
@@ -567,6 +580,14 @@ class Gate:
                 reason += f" (cited {', '.join(f'[{n}]' for n in valid)})"
             self.dropped.append(Dropped(body, reason))
             return None
+        said = set(atoms(body))
+        if self._asked is not None and said <= self._asked \
+                and all(_date_matches(d, self._asked_dates) for d in dates(body)):
+            self.dropped.append(Dropped(body, "supported, but only says what the question says"))
+            return None
+        if any(said <= before for before in self._said):
+            self.dropped.append(Dropped(body, "repeats an earlier sentence"))
+            return None
         if self.answers is not None and not self.answers(body):
             self.dropped.append(Dropped(body, f"supported, but gives no {self.wanted or 'answer'} "
                                               "the question asks for"))
@@ -575,6 +596,7 @@ class Gate:
         claim = Claim(self._render(body, verdict.source, verdict.support), verdict.source,
                       self._dates.get(verdict.source), verdict.support)
         self.claims.append(claim)
+        self._said.append(said)
         return claim
 
     def _render(self, body: str, number: int, support: str) -> str:
