@@ -167,6 +167,11 @@ PERIODS = [
     ("two weeks ago", "2025-11-03", "2025-11-09"),
     ("a month ago", "2025-10-01", "2025-10-31"),
     ("What happened 48 hours ago?", "2025-11-20", "2025-11-20"),
+    # a change measured from then: reported between then and as_of
+    ("Prices are far higher than they were a year ago. Which item rose most?", "2024-11-22",
+     "2025-11-22"),
+    ("Why is unemployment lower than two months ago?", "2025-09-22", "2025-11-22"),
+    ("Where did Caroline move from 4 years ago?", "2021-01-01", "2021-12-31"),
     ("last week", "2025-11-10", "2025-11-16"),
     ("this week", "2025-11-16", "2025-11-22"),  # the seven days ending on as_of
     ("Summarise this week's debates", "2025-11-16", "2025-11-22"),

@@ -576,6 +576,10 @@ RULES: list[Rule] = [
         r"\b(?:el|la)\s+(?:semana|mes|año|trimestre)\s+(?:próxim[oa]|que\s+viene)\b|\b(?:el|"
         r"la)\s+próxim[oa]\s+(?:semana|mes|año|trimestre)\b"),
         _future),
+    # "higher than they were a year ago": the change since then, so the reports of it lie
+    # between then and as_of, not in that year
+    Rule("than a year ago", lazy(rf"\bthan\s+(?:(?:they|it|those|"
+        rf"that|there)\s+(?:were|was|had\s+been)\s+)?{NUM}\s+{UNIT}\s+(?:ago|earlier)\b"), _trailing),
     Rule("N units ago", lazy(rf"\b{NUM}\s+{UNIT}\s+(?:ago|назад)\b"), _ago),
     Rule("il y a N jours, vor N Tagen, hace N días", lazy(rf"\b(?:il\s+y\s+a|vor|hace)\s+{NUM}\s+{UNIT}"), _ago),
     Rule("the week before last", lazy(r"\b(?:the\s+)?(?P<u>week|month|quarter|year)\s+before\s+last\b"),
