@@ -187,6 +187,9 @@ def test_a_how_many_question_is_answered_by_the_figure_that_counts_what_it_asks(
 def test_a_figure_told_as_it_was_back_then_is_not_the_level_now():
     assert stated_figures("Back then, the agency estimated that it cost $233,610.") == (0, 1)
     assert stated_figures("It now costs $310,605 to raise a child.") == (1, 0)
+    # unless the question asks about that earlier time
+    assert stated_figures("Last year, inflation averaged 9 per cent.",
+                          "What was inflation last year?") == (1, 0)
 
 
 def test_a_figure_that_is_expected_or_a_peak_is_not_the_level_asked_for():

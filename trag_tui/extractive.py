@@ -78,8 +78,8 @@ _ASKS = re.compile(r"^\s*to ask\b|\?\W*$", re.I)
 _HEDGE = re.compile(r"\b(?:expect|forecast|project|predict|target|peak|ambition|aim|could|"
                     r"would|might|may|hope|plan)\w*[^,;:()]*", re.I)
 # A sentence opening so tells of an earlier time than the one it was written in.
-_THEN = re.compile(r"\W*(?:back then|at the time|previously|before that|until then|earlier|"
-                   r"in the past|years? ago|a year earlier|last year)\b", re.I)
+_THEN = re.compile(r"\W*(back then|at the time|previously|before that|until then|earlier|"
+                   r"in the past|a year earlier|last year)\b", re.I)
 # Words that name the kind of answer ("rate", "figure"), not what it is about: "the current
 # inflation rate" is about inflation, and a sentence saying "rate" is no closer to it.
 _MEASURE_WORDS = "rate rates level figure figures number amount percentage share total " \
@@ -98,7 +98,8 @@ def stated_figures(sentence: str, question: str = "") -> tuple[int, int]:
     James, who has died aged 40") is not an answer to it and counts as neither."""
     given = _given(question) if question else ()
     found = [q for q in quantities(sentence) if not any(q.matches(g) for g in given)]
-    if _THEN.match(sentence):
+    then = _THEN.match(sentence)
+    if then and then.group(1).lower() not in question.lower():
         return 0, len(found)  # "Back then, the agency estimated $233,610": an earlier value
     stated = sum(1 for q in quantities(_HEDGE.sub(" ", sentence)) if not q.earlier
                  and not any(q.matches(g) for g in given))
