@@ -347,6 +347,15 @@ def test_names_the_question_gives_that_no_source_mentions():
     report = [Source(1, "b", "2004-12-01", "Beige Book, December 2004: Federal Reserve Bank of "
                      "Boston (First District)", "", "Home sales slowed.", score=0.9)]
     assert unmentioned("What did the Boston Fed say about housing?", report) == []
+    # an office is named by its own word: "the Secretary of State for Health" is not the
+    # Defence Secretary, while "the Prime Minister" is named by its shared words alone
+    health = [Source(1, "h", "2013-11-27", "NHS Funding", "Dan Poulter",
+                     "My right hon. Friend the Secretary of State for Health, Jeremy Hunt, has "
+                     "announced £250 million.", score=0.9)]
+    assert unmentioned("Who was the Defence Secretary as of March 2014?", health) == \
+        ["Defence Secretary"]
+    assert unmentioned("Who was the Health Secretary in 2013?", health) == []
+    assert unmentioned("What did the Prime Minister say?", sources) == []
 
 
 @pytest.mark.parametrize("title,expected", [

@@ -127,6 +127,12 @@ _NAME_PHRASE = re.compile(r"\b[A-Z][\w'’.-]*(?:\s+(?:of\s+|the\s+|for\s+)*[A-Z
 _CALENDAR = frozenset(MONTHS) | frozenset(WEEKDAYS)
 
 
+# The words every office shares ("the Defence Secretary", "the Health Minister"): a source that
+# says them names another office as readily as the one asked about.
+_OFFICE_WORDS = frozenset("secretary minister ministers state prime chancellor president "
+                          "leader governor senator member speaker deputy shadow".split())
+
+
 def unmentioned(question: str, sources: Sequence[Source]) -> list[str]:
     """The names the question gives that no source mentions.
 
@@ -151,6 +157,8 @@ def unmentioned(question: str, sources: Sequence[Source]) -> list[str]:
         if len(words) < 2 or any(plain(w) in _CALENDAR for w in words):
             continue
         keys = [w for w in map(plain, words) if len(w) >= 3 and w not in STOPWORDS]
+        # "Secretary" does not mention the Defence Secretary: an office is named by its own word
+        keys = [w for w in keys if w not in _OFFICE_WORDS] or keys
         if keys and not any(re.search(r"(?<!\w)" + re.escape(w) + r"(?!\w)", seen) for w in keys):
             out.append(re.sub(r"['’]s$", "", " ".join(words).rstrip(".")))
     return list(dict.fromkeys(out))
