@@ -70,7 +70,7 @@ def test_a_who_question_is_answered_by_the_speaker_in_the_office_asked_about():
     picks = extract(q, ranked, mode="decay")
     assert len(picks) == 1 and picks[0].source.number == 2
     assert quoted_answer(q, picks) == (
-        "Keir Starmer, speaking as The Prime Minister on 19 November 2025 [2]: "
+        "Keir Starmer, speaking as Prime Minister on 19 November 2025 [2]: "
         "“As Prime Minister I have said that our focus is the cost of living.”")
 
 
@@ -93,6 +93,25 @@ def test_a_shadow_or_former_office_is_not_the_office_asked_about():
     picks = extract(q, rank(q, sources, mode="hard_filter", embedder=HashEmbedder()),
                     mode="hard_filter")
     assert quoted_answer(q, picks).startswith("Yvette Cooper, speaking as Shadow Home Secretary")
+
+
+@pytest.mark.parametrize("role,question,speaks_as", [
+    # the formal title is the office people name by its own word
+    ("The Secretary of State for the Home Department", "Who was Home Secretary in 2013?", True),
+    ("Secretary of State for Foreign, Commonwealth and Development Affairs",
+     "Who is the Foreign Secretary?", True),
+    ("The Chancellor of the Exchequer", "Who was Chancellor in July 2022?", True),
+    # another department's secretary, or a junior office in the same one, is not
+    ("The Secretary of State for the Home Department", "Who is the Defence Secretary?", False),
+    ("Parliamentary Under-Secretary of State for Health", "Who was the Health Secretary?", False),
+])
+def test_an_office_asked_by_its_everyday_name_is_found_by_its_formal_title(role, question,
+                                                                          speaks_as):
+    source = Source(1, "d", "2013-10-22", "Immigration Bill", "Theresa May",
+                    "I beg to move, That the Bill be now read a Second time.", score=0.9,
+                    role=role)
+    answer = quoted_answer(question, [Candidate(source, source.passage, 1.0)])
+    assert answer.startswith("Theresa May, speaking as ") == speaks_as
 
 
 REPORTS = [

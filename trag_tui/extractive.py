@@ -127,10 +127,11 @@ _NAME_PHRASE = re.compile(r"\b[A-Z][\w'’.-]*(?:\s+(?:of\s+|the\s+|for\s+)*[A-Z
 _CALENDAR = frozenset(MONTHS) | frozenset(WEEKDAYS)
 
 
-# The words every office shares ("the Defence Secretary", "the Health Minister"): a source that
-# says them names another office as readily as the one asked about.
-_OFFICE_WORDS = frozenset("secretary minister ministers state prime chancellor president "
-                          "leader governor senator member speaker deputy shadow".split())
+# The nouns offices are named by, and with them the words every office shares ("the Defence
+# Secretary", "the Health Minister"): a source that says them names another office as readily
+# as the one asked about.
+_OFFICE_NOUNS = "secretary minister chancellor president governor leader senator speaker"
+_OFFICE_WORDS = frozenset(f"{_OFFICE_NOUNS} ministers state prime member deputy shadow".split())
 
 
 def unmentioned(question: str, sources: Sequence[Source]) -> list[str]:
@@ -225,7 +226,12 @@ class Candidate:
 
 # Words that make a role another office than the one they qualify: the Shadow Home Secretary is
 # not the Home Secretary, nor is a deputy or a former one.
-_OTHER_OFFICE = frozenset("shadow deputy former vice junior assistant".split())
+_OTHER_OFFICE = content_words("shadow deputy former vice junior assistant under parliamentary")
+# An office's formal title and its everyday name share its noun and its own word: "the
+# Secretary of State for the Home Department" is the Home Secretary, "Secretary of State for
+# Foreign, Commonwealth and Development Affairs" the Foreign Secretary.
+_NOUNS = content_words(_OFFICE_NOUNS)
+_FORMAL = _NOUNS | content_words("state department affairs office")
 
 
 def _role_match(question_words: set[str], source: Source) -> bool:
@@ -233,8 +239,10 @@ def _role_match(question_words: set[str], source: Source) -> bool:
     words = content_words(role)
     if (words & _OTHER_OFFICE) - question_words:
         return False
-    return bool(words) and words <= question_words | {"the"} or bool(words & question_words) \
-        and len(words & question_words) >= max(1, len(words) - 1)
+    if bool(words) and words <= question_words | {"the"} or bool(words & question_words) \
+            and len(words & question_words) >= max(1, len(words) - 1):
+        return True
+    return bool(words & _NOUNS & question_words) and bool((words - _FORMAL) & question_words)
 
 
 def _speaks_as_asked(question_words: set[str], source: Source) -> bool:
@@ -443,7 +451,8 @@ def render_pick(c: Candidate, question: str, kind: str | None) -> str:
         return f"{cited}, headline: {_quote(c.headline)}{after}"
     under = f", under the headline {_quote(c.headline)}" if c.headline else ""
     if kind == "person" and _speaks_as_asked(content_words(question), s):
-        head = f"{speaker}, speaking as {role}" + (f" on {when}" if when else "")
+        office = re.sub(r"^the\s+", "", role, flags=re.I)  # "speaking as Prime Minister"
+        head = f"{speaker}, speaking as {office}" + (f" on {when}" if when else "")
         return f"{head} [{s.number}]{under}: {_quote(c.sentence)}{after}"
     if speaker or under:
         return f"{cited}{under}: {_quote(c.sentence)}{after}"
