@@ -1,6 +1,8 @@
 """The quoted answer: which source sentence answers, by the question's answer type."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from trag_tui.context import Source
@@ -449,6 +451,29 @@ def test_a_period_whose_sources_do_not_speak_of_the_subject_is_left_out():
     picks = extract(q, rank(q, sources, mode="evolution"), mode="evolution",
                     groups=["older", "newer"])
     assert [p.source.doc_id for p in picks] == ["ccc"]
+
+
+def test_a_period_whose_best_line_misses_the_names_the_others_speak_of_is_left_out():
+    """"UK" and "position" are in the question and in a line on climate action: over the
+    older sources, it would be quoted as the UK's position on Israel and Gaza."""
+    sources = [
+        Source(1, "ccc", "2023-06-28", "Progress report", "",
+               "The UK has lost its clear global leadership position on climate action.",
+               group="older", score=0.9),
+        Source(2, "fco", "2025-11-20", "Middle East", "Hamish Falconer",
+               "Our position is that Israel must allow aid to flow into Gaza at scale.",
+               group="newer", score=0.8),
+    ]
+    q = "How did the UK position on Israel and Gaza evolve from 2023 to 2025?"
+    picks = extract(q, rank(q, sources, mode="evolution", embedder=HashEmbedder()),
+                    mode="evolution", groups=["older", "newer"])
+    assert [p.source.doc_id for p in picks] == ["fco"]
+    # a period whose line names them stays
+    sources[0] = replace(sources[0], passage="The UK position on Israel is that it has the "
+                         "right to defend itself.")
+    picks = extract(q, rank(q, sources, mode="evolution", embedder=HashEmbedder()),
+                    mode="evolution", groups=["older", "newer"])
+    assert [p.source.doc_id for p in picks] == ["ccc", "fco"]
 
 
 def test_the_period_floor_needs_a_best_line_worth_something():

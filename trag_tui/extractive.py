@@ -269,6 +269,12 @@ _NOT_TOPIC = frozenset(content_words(
     "announced " + " ".join(sorted(_NOT_NAMES))))
 
 
+# Names a question about change over time may give that are not its subject: "How did the UK
+# position on Israel and Gaza evolve?" is about Israel and Gaza.
+_NOT_SUBJECT = content_words("uk british britain government parliament house commons " +
+                             _MEASURE_WORDS)
+
+
 def _topic(question_words: set[str], sources: Sequence[Source], theirs: set[int]) -> set[str]:
     """The question's words that are not who speaks, their office, or a verb of saying."""
     who: set[str] = set(_NOT_TOPIC)
@@ -533,9 +539,19 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
     kind = kind if kind is not None else answer_type(question)
     if mode in ("comparison", "evolution") and groups:
         picks = []
+        # the names the question gives ("Israel", "Gaza", "NHS"): a name has no synonym
+        subject = content_words(" ".join(re.findall(r"(?<!^)(?<![.?!] )\b[A-Z][\w'’-]+",
+                                                    question))) - _NOT_SUBJECT
+        best_of = {g: [c for c in ranked if c.source.group == g and not off_subject(c, ranked)]
+                   for g in groups}
+        told = any(subject & content_words(c.sentence) for g in groups for c in best_of[g])
         for g in groups:
-            first = next((c for c in ranked if c.source.group == g), None)
-            if first is None or off_subject(first, ranked):
+            # The period's best line that speaks of the subject when another period's does:
+            # "The UK has lost its clear global leadership position on climate action" shares
+            # only "UK" and "position" with "How did the UK position on Israel and Gaza evolve?"
+            first = next((c for c in best_of[g]
+                          if not told or subject & content_words(c.sentence)), None)
+            if first is None:
                 continue  # a period with nothing on the subject is left out, not misquoted
             picks.append(first)
             # a period whose best line is a headline is quoted from the story under it
