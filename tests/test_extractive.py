@@ -42,6 +42,8 @@ from trag_tui.extractive import (
     # a measured quantity over time is answered by its levels
     ("Compare Bank Rate in August 2024 and November 2025", "number"),
     ("How has inflation changed since 2022?", "number"),
+    ("How has inflation developed since 2021?", "number"),
+    ("How did Bank Rate trend from 2022 to 2025?", "number"),
     ("How has the discussion on climate change targets evolved?", None),
     # "how many" / "from when" need not open the question
     ("Approximately how many customers in Florida were without power on Thursday?", "number"),

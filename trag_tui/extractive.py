@@ -167,7 +167,8 @@ def unmentioned(question: str, sources: Sequence[Source]) -> list[str]:
 
 # A measured quantity set against itself over time ("Compare Bank Rate in August 2024 and
 # November 2025", "How has inflation changed since 2022?") is answered by its levels.
-_OVER_TIME = re.compile(r"\b(?:compar\w*|versus|vs|differ\w*|chang\w*|evolv\w*|moved?)\b", re.I)
+_OVER_TIME = re.compile(
+    r"\b(?:compar\w*|versus|vs|differ\w*|chang\w*|evolv\w*|develop\w*|trend\w*|moved?)\b", re.I)
 _MEASURED = re.compile(r"\b(?:rates?|inflation|unemployment|prices?|levels?|percentages?)\b", re.I)
 
 
