@@ -478,6 +478,21 @@ def test_a_period_whose_best_line_misses_the_names_the_others_speak_of_is_left_o
     assert [p.source.doc_id for p in picks] == ["ccc", "fco"]
 
 
+def test_a_period_quotes_the_nearly_best_line_that_says_more_of_what_was_asked():
+    sources = [
+        Source(1, "hmt", "2010-10-20", "Spending Review 2010", "",
+               "Total NHS spending will rise in every one of the years to 2014-15. The UK "
+               "will continue to meet the NATO guideline of spending 2 per cent of GDP on "
+               "defence.", group="older", score=0.9),
+        Source(2, "mod", "2020-11-19", "Defence", "Boris Johnson",
+               "We will increase defence spending by £16.5 billion.", group="newer", score=0.8),
+    ]
+    q = "Trend in defence spending over the years"
+    picks = extract(q, rank(q, sources, mode="evolution", embedder=HashEmbedder()),
+                    mode="evolution", groups=["older", "newer"])
+    assert [p.sentence.split()[-1] for p in picks] == ["defence.", "billion."]
+
+
 def test_the_period_floor_needs_a_best_line_worth_something():
     """When every line scores below zero there is no good line to measure the others by, and
     every period keeps its quote."""

@@ -276,6 +276,13 @@ _NOT_SUBJECT = content_words("uk british britain government parliament house com
                              _MEASURE_WORDS)
 
 
+# Words of a question about change over time that say how it is asked, not what about.
+_NOT_ABOUT = _NOT_SUBJECT | content_words(
+    "how has have did does the trend trends evolve evolved evolution develop developed change "
+    "changed compare compared comparison differ difference between versus over years time since "
+    "position stance view views discussion debate debates said say official plans")
+
+
 def _topic(question_words: set[str], sources: Sequence[Source], theirs: set[int]) -> set[str]:
     """The question's words that are not who speaks, their office, or a verb of saying."""
     who: set[str] = set(_NOT_TOPIC)
@@ -467,6 +474,7 @@ def render_pick(c: Candidate, question: str, kind: str | None) -> str:
 
 
 PERIOD_FLOOR = 0.5  # a period's best line under this share of the best line of all is no answer
+PERIOD_NEAR = 0.8  # a period's line this good against its best may be quoted in its place
 
 
 def off_subject(c: Candidate, ranked: Sequence[Candidate]) -> bool:
@@ -546,6 +554,7 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
         best_of = {g: [c for c in ranked if c.source.group == g and not off_subject(c, ranked)]
                    for g in groups}
         told = any(subject & content_words(c.sentence) for g in groups for c in best_of[g])
+        about = content_words(question) - _NOT_ABOUT
         for g in groups:
             # The period's best line that speaks of the subject when another period's does:
             # "The UK has lost its clear global leadership position on climate action" shares
@@ -554,6 +563,13 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
                           if not told or subject & content_words(c.sentence)), None)
             if first is None:
                 continue  # a period with nothing on the subject is left out, not misquoted
+            # of the lines nearly as good, the one that says most of what was asked about:
+            # 2010's "Total NHS spending will rise…" shares only "spending" with "Trend in
+            # defence spending", "spending 2 per cent of GDP on defence" both words
+            near = [c for c in best_of[g] if c.score >= PERIOD_NEAR * first.score
+                    and (not told or subject & content_words(c.sentence))
+                    and not _ASKS.search(c.sentence)]
+            first = max([first] + near, key=lambda c: len(about & content_words(c.sentence)))
             picks.append(first)
             # a period whose best line is a headline is quoted from the story under it
             story = _story(first, ranked)
