@@ -118,6 +118,23 @@ def test_an_office_asked_by_its_everyday_name_is_found_by_its_formal_title(role,
     assert answer.startswith("Theresa May, speaking as ") == speaks_as
 
 
+def test_the_governments_policy_is_not_what_the_opposition_says_of_it():
+    sources = [
+        Source(1, "d1", "2023-12-12", "Safety of Rwanda Bill", "Yvette Cooper",
+               "Labour would scrap the Rwanda scheme and put the money into a border police "
+               "unit.", score=0.9, role="Shadow Home Secretary"),
+        Source(2, "d2", "2024-03-06", "Engagements", "Rishi Sunak",
+               "We will get flights to Rwanda off the ground in the spring.", score=0.8,
+               role="The Prime Minister"),
+    ]
+    q = "What was the government's policy on the Rwanda scheme as of March 2024?"
+    picks = extract(q, rank(q, sources, mode="decay", embedder=HashEmbedder()), mode="decay")
+    assert picks[0].source.speaker == "Rishi Sunak"
+    q = "What was the opposition's view of the Rwanda scheme as of March 2024?"
+    picks = extract(q, rank(q, sources, mode="decay", embedder=HashEmbedder()), mode="decay")
+    assert picks[0].source.speaker == "Yvette Cooper"
+
+
 REPORTS = [
     Source(1, "r1", "2022-11-03", "Monetary Policy Summary", "",
            "The labour market remains tight: unemployment is 3.5 per cent. The MPC voted by a "

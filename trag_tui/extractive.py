@@ -312,6 +312,8 @@ def headline(title: str | None) -> str | None:
     return text + ("…" if cut else "")
 
 
+_GOVERNMENT = re.compile(r"\bgovernment(?:'s|’s|s)?\b", re.I)
+_OPPOSITION = content_words("shadow opposition")
 _PRESENT = re.compile(r"\b(?:is|are|has|have|will|can|could|does|do)\b", re.I)
 
 
@@ -368,6 +370,8 @@ def rank(question: str, sources: Sequence[Source], *, mode: str | None = None, e
     named = {id(s) for s in sources if _named(question, s)}
     theirs = named | {id(s) for s in sources if _speaks_as_asked(qwords, s)}
     gist = kind is None and bool(theirs) and not _topic(qwords, sources, theirs)
+    # "the government's policy", unless the opposition's is asked about too
+    governing = bool(_GOVERNMENT.search(question)) and not content_words(question) & _OPPOSITION
     longest = max((len(s.passage.split()) for s in sources if id(s) in theirs), default=1) \
         if gist else 1
     out = []
@@ -396,6 +400,8 @@ def rank(question: str, sources: Sequence[Source], *, mode: str | None = None, e
             score += 0.6 if kind == "person" and not named else 0.3
         elif theirs:
             score -= 0.2
+        if governing and content_words(s.role or "") & _OPPOSITION:
+            score -= 0.2  # the Shadow Home Secretary's words are not the government's policy
         if kind == "person" and gives(kind, sentence, question):
             score += 0.25
         elif kind == "date" and gives(kind, sentence, question, s.date):
