@@ -37,9 +37,10 @@ _DATE = re.compile(r"^\s*when\b|\b(?:what|which) (?:year|date|day|month)\b|\bhow
                    r"\b(?:from|since|until|till|by) when\b", re.I)
 _NUMBER = re.compile(
     r"^\W*(?:(?:approximately|roughly|about|around|so far|in total|overall),? )?"
-    r"how (?:much|many|high|low|big|large|fast)\b|\bhow (?:much|many)\b[^?]*\?\W*$|\b(?:what|which) (?:was|is|were|are)? ?"
-    r"(?:the )?(?:[\w-]+ ){0,3}(?:rate|percentage|share|figure|level|number|amount|cost|price|"
-    r"total|score|count|size)\b|\bby how much\b", re.I)
+    r"how (?:much|many|high|low|big|large|fast)\b"
+    r"|\bhow (?:much|many)\b[^?]*\?\W*$"  # "…in which he won how many titles?"
+    r"|\b(?:what|which) (?:was|is|were|are)? ?(?:the )?(?:[\w-]+ ){0,3}(?:rate|percentage|share|"
+    r"figure|level|number|amount|cost|price|total|score|count|size)\b|\bby how much\b", re.I)
 
 
 # Capitalised words that are offices, bodies or forms of address, not parts of a person's name.
