@@ -372,7 +372,7 @@ def rank(question: str, sources: Sequence[Source], *, mode: str | None = None, e
     theirs = named | {id(s) for s in sources if _speaks_as_asked(qwords, s)}
     gist = kind is None and bool(theirs) and not _topic(qwords, sources, theirs)
     # "the government's policy", unless the opposition's is asked about too
-    governing = bool(_GOVERNMENT.search(question)) and not content_words(question) & _OPPOSITION
+    governing = bool(_GOVERNMENT.search(question)) and not qwords & _OPPOSITION
     longest = max((len(s.passage.split()) for s in sources if id(s) in theirs), default=1) \
         if gist else 1
     out = []
@@ -560,23 +560,22 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
                                                     question))) - _NOT_SUBJECT
         best_of = {g: [c for c in ranked if c.source.group == g and not off_subject(c, ranked)]
                    for g in groups}
-        told = any(subject & content_words(c.sentence) for g in groups for c in best_of[g])
+        said = {id(c): content_words(c.sentence) for g in groups for c in best_of[g]}
+        told = any(subject & words for words in said.values())
         about = content_words(question) - _NOT_ABOUT
         for g in groups:
             # The period's best line that speaks of the subject when another period's does:
             # "The UK has lost its clear global leadership position on climate action" shares
             # only "UK" and "position" with "How did the UK position on Israel and Gaza evolve?"
-            first = next((c for c in best_of[g]
-                          if not told or subject & content_words(c.sentence)), None)
-            if first is None:
+            lines = [c for c in best_of[g] if not told or subject & said[id(c)]]
+            if not lines:
                 continue  # a period with nothing on the subject is left out, not misquoted
             # of the lines nearly as good, the one that says most of what was asked about:
             # 2010's "Total NHS spending will rise…" shares only "spending" with "Trend in
             # defence spending", "spending 2 per cent of GDP on defence" both words
-            near = [c for c in best_of[g] if c.score >= PERIOD_NEAR * first.score
-                    and (not told or subject & content_words(c.sentence))
+            near = [c for c in lines[1:] if c.score >= PERIOD_NEAR * lines[0].score
                     and not _ASKS.search(c.sentence)]
-            first = max([first] + near, key=lambda c: len(about & content_words(c.sentence)))
+            first = max(lines[:1] + near, key=lambda c: len(about & said[id(c)]))
             picks.append(first)
             # a period whose best line is a headline is quoted from the story under it
             story = _story(first, ranked)

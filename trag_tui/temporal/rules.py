@@ -420,16 +420,15 @@ def _trailing(m, as_of):
     return _relative((start, as_of), as_of, TRAILING)
 
 
-def _previous(m, as_of):
+def _previous(m, as_of, back: int = 1):
     unit, _ = unit_of(group(m, "u") or "year")  # "l'an dernier" names no unit word
     unit = "day" if unit == "hour" else unit
-    return _relative(unit_span(shift(as_of, unit, -1), unit), as_of)
+    return _relative(unit_span(shift(as_of, unit, -back), unit), as_of)
 
 
 def _before_last(m, as_of):
     """"the week before last": the calendar week before last week."""
-    unit, _ = unit_of(m["u"])
-    return _relative(unit_span(shift(as_of, unit, -2), unit), as_of)
+    return _previous(m, as_of, back=2)
 
 
 def _this(m, as_of):
