@@ -378,6 +378,17 @@ def test_none(question):
     check(question, "none")
 
 
+@pytest.mark.parametrize("question", [
+    "US rents hit a record high for the 17th month in a row. Which city saw the biggest rise?",
+    "Inflation fell for the 3rd month running. What fell most?",
+])
+def test_a_run_of_months_is_a_count_and_stays_in_the_query(question):
+    # "the 17th month in a row" counts months; it names no period, and its words are what the
+    # headline says ("US rents hit a record high for the 17th month in a row")
+    got = check(question, "none")
+    assert "month" in got.semantic_query
+
+
 @pytest.mark.parametrize("question,start,end", [
     ("How has the debate on immigration evolved over the last decade?", "2015-11-22", "2025-11-22"),
     ("How did the position on tariffs change from 2015 to 2020?", "2015-01-01", "2020-12-31"),

@@ -152,6 +152,8 @@ _DAY_OR_YEAR = LazyPattern(r"[\(\[«\"']?(?:[0-3]?\d(?:st|nd|rd|th|er|e|\.|º|°
 _ORDINAL_NUMBER = LazyPattern(r"\d+(?:st|nd|rd|th)")
 _COUNTED = LazyPattern(r"(?:time|times|consecutive|straight|anniversary|birthday|place|round|"
                          r"edition|season|century|amendment|floor|row)\W*")
+# "for the 17th month in a row", "the third week running": a run counted in units of time.
+_RUN = LazyPattern(r"\s*[^\W\d_]+\s+(?:in\s+a\s+row|running|on\s+the\s+trot)\b")
 
 
 def _dateparser_atoms(text: str, as_of: dt.date, atoms: list[_Atom]) -> list[_Atom]:
@@ -175,8 +177,9 @@ def _dateparser_atoms(text: str, as_of: dt.date, atoms: list[_Atom]) -> list[_At
             break
         if owners[i] is not None or not _DAY_OR_YEAR.fullmatch(word.group()):
             continue  # "G7", "COVID-19", "30000": not a day or a year
-        if (i + 1 < len(words) and _ORDINAL_NUMBER.fullmatch(word.group())
-                and _COUNTED.fullmatch(words[i + 1].group())):
+        if _ORDINAL_NUMBER.fullmatch(word.group()) and (
+                (i + 1 < len(words) and _COUNTED.fullmatch(words[i + 1].group()))
+                or _RUN.match(text, word.end())):
             continue
         tried += 1
         # A year the table read a few words on is most likely this date's ("15 de março de 2021"),
