@@ -319,6 +319,24 @@ def test_a_date_the_quote_already_states_is_not_repeated_after_it():
     assert text == "“CPI rose by 3.6 per cent in the 12 months to October 2025.” [1] (19 November 2025)."
 
 
+def test_from_when_is_answered_by_a_day_not_a_year_and_the_day_gets_its_year():
+    passage = ("Criminal barristers have voted for an indefinite and uninterrupted strike over "
+               "pay and legal aid. The vice-chair said barristers have endured collapses in "
+               "their income since 2006 and cuts to legal aid. On Monday they voted to escalate "
+               "the action with a full walkout set to begin on 5 September.")
+    sources = [Source(1, "a", "2022-08-23", "Barristers vote to strike", "", passage, score=0.9)]
+    q = "Criminal barristers protesting against cuts to legal aid have voted to strike from when?"
+    picks = extract(q, rank(q, sources, mode="hybrid", embedder=HashEmbedder()), mode="hybrid")
+    text = quoted_answer(q, picks)
+    assert "begin on 5 September" in text and "since 2006" not in text
+    # the quote says the day; the tag adds only its year
+    assert text.endswith("(5 September 2022).")
+    # "in what year" is answered by a year as before
+    q = "In what year did the collapse in barristers' income start?"
+    picks = extract(q, rank(q, sources, mode="hybrid", embedder=HashEmbedder()), mode="hybrid")
+    assert "since 2006" in quoted_answer(q, picks)
+
+
 def test_the_person_answer_is_whom_the_source_talks_about_not_a_place_it_names():
     assert person_names("They allowed the Searchlight Police to have a night out.") == []
     sources = [

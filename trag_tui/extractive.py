@@ -463,8 +463,10 @@ def render_pick(c: Candidate, question: str, kind: str | None) -> str:
     after = ""
     if reported and not reported.start.isoformat() <= said <= reported.end.isoformat() \
             and reported.label.lower() not in said_text.lower():
-        # "(yesterday: 7 May 2023)"; a sentence that already says "October 2025" needs no tag
-        after = f" ({reported.expression}: {reported.label})"
+        # "(yesterday: 7 May 2023)"; a sentence that already says "October 2025" needs no tag,
+        # and one saying "5 September" only the year: "(5 September 2022)"
+        partial = reported.label.lower().startswith(reported.expression.lower())
+        after = f" ({reported.label})" if partial else f" ({reported.expression}: {reported.label})"
     dated = f" ({when})" if when else ""
     cited = f"{speaker} [{s.number}]{dated}" if speaker else f"[{s.number}]{dated}"
     if not c.sentence:
@@ -522,6 +524,15 @@ def _holds(c: Candidate, question: str, kind: str | None) -> bool:
             and _speaks_as_asked(content_words(question), c.source):
         return True  # the speaker, in the office asked about
     return gives(kind, c.sentence, question, c.source.date)
+
+
+_YEAR_ASKED = re.compile(r"\b(?:what|which) year\b|\bhow long\b|\bdecade\b|\bcentury\b", re.I)
+
+
+def _finer_than_year(c: Candidate) -> bool:
+    """Does the sentence name a month or a day (or a day relative to when it was said)?"""
+    return any(month or day for _, month, day in dates(c.sentence)) or \
+        reported_when(c.sentence, c.source.date) is not None
 
 
 def _salience(c: Candidate, question: str) -> int:
@@ -596,6 +607,9 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
                 good = [c for c in typed if c.score >= 0.6 * top.score]
                 typed = sorted(good, key=lambda c: -_salience(c, question)) + \
                     [c for c in typed if c not in good]
+            if kind == "date" and not _YEAR_ASKED.search(asked(question)):
+                # "from when?" asks for a day: "set to begin on 5 September", not "since 2006"
+                typed.sort(key=lambda c: not _finer_than_year(c))
             same = next((c for c in typed if c.source is top.source), None)
             extra = same or (typed[0] if typed and typed[0].score >= 0.7 * top.score else None)
             if extra is not None:
