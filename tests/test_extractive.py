@@ -319,6 +319,19 @@ def test_a_date_the_quote_already_states_is_not_repeated_after_it():
     assert text == "“CPI rose by 3.6 per cent in the 12 months to October 2025.” [1] (19 November 2025)."
 
 
+def test_a_digit_in_a_company_name_is_not_the_figure_asked_for():
+    passage = ("Millions of baby swings and rockers that pose a risk to infants have been recalled, "
+               "according to an announcement Monday. The recall affects 2 million MamaRoo swings "
+               "and 220,000 RockaRoo rockers, according to the CPSC.")
+    sources = [Source(1, "a", "2022-08-15", "4moms recalls millions of baby swings and rockers", "",
+                      passage, score=0.9)]
+    q = "Approximately how many baby swings and rockers were recalled due to infant injuries?"
+    picks = extract(q, rank(q, sources, mode="hard_filter", embedder=HashEmbedder()),
+                    mode="hard_filter")
+    # the headline's "4moms" gives no figure, so the sentence that does joins the quote
+    assert "2 million MamaRoo swings" in quoted_answer(q, picks)
+
+
 def test_from_when_is_answered_by_a_day_not_a_year_and_the_day_gets_its_year():
     passage = ("Criminal barristers have voted for an indefinite and uninterrupted strike over "
                "pay and legal aid. The vice-chair said barristers have endured collapses in "

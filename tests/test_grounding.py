@@ -46,6 +46,13 @@ def test_units_are_normalised():
     assert quantities("in 2022 it rose") == []
 
 
+def test_a_digit_inside_a_name_is_no_figure():
+    assert quantities("4moms recalls millions of baby swings") == []
+    assert quantities("COVID-19 vaccines for the F-35 crews") == []
+    # a short unit or an ordinal's ending still leaves the figure, and so does a range
+    assert [q.value for q in quantities("-23C on the 3rd day, ages 5-11")] == [23, 3, 5, 11]
+
+
 def test_dates_are_read_at_their_precision():
     assert dates("on 3 November 2022") == [(2022, 11, 3)]
     assert dates("in November 2022") == [(2022, 11, None)]

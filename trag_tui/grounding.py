@@ -27,12 +27,15 @@ from .text_words import STOPWORDS, stem, tokens
 
 _SCALE = {"thousand": 10**3, "k": 10**3, "million": 10**6, "mn": 10**6, "m": 10**6,
           "billion": 10**9, "bn": 10**9, "trillion": 10**12, "tn": 10**12}
+# A digit inside a name is no figure ("4moms", "COVID-19", "F-35"); a short unit or an
+# ordinal's ending after it still leaves one ("-23C", "5km", "3rd").
 _NUMBER = re.compile(
-    r"(?<![\w.])(?P<cur>[£$€])?\s?"
+    r"(?<![\w.])(?<![^\W\d_]-)(?P<cur>[£$€])?\s?"
     r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
     r"(?:\s?(?P<scale>thousand|million|billion|trillion|mn|bn|tn|k|m)\b)?"
     r"(?:\s?(?P<unit>%|per\s?cent\b|percent\b|percentage[\s-]points?\b|points?\b|pp\b"
-    r"|basis\s+points?\b|bps\b))?",
+    r"|basis\s+points?\b|bps\b))?"
+    r"(?!\d|[^\W\d_]{4})",
     re.I)
 _FROM = re.compile(r"\b(?:from|previously|compared with|against)\s*\W?\s*$", re.I)
 _UNIT = {"%": "%", "per cent": "%", "percent": "%", "percentage point": "pt",
