@@ -281,6 +281,32 @@ def test_an_open_question_gets_an_excerpt_of_the_named_speaker_in_spoken_order()
     assert "John Conyers" not in text
 
 
+@pytest.mark.parametrize("sentence,names", [
+    ("It takes the seat of Associate Justice Stephen Breyer.", ["Stephen Breyer"]),
+    ("Judge Ketanji Brown Jackson was sworn in.", ["Ketanji Brown Jackson"]),
+    ("Senate Majority Leader Chuck Schumer spoke.", ["Chuck Schumer"]),
+    ("Then Prime Minister Theresa May replied.", ["Theresa May"]),
+    # a body, a title or a possessive office is no person
+    ("The Supreme Court's first Black woman justice.", []),
+    ("The Bank of England said so.", []),
+    ("From the anthem to The Star-Spangled Banner.", []),
+])
+def test_a_title_before_a_name_is_not_part_of_it(sentence, names):
+    assert person_names(sentence) == names
+
+
+def test_whose_seat_is_answered_by_the_name_after_a_title():
+    passage = ("Judge Ketanji Brown Jackson becomes the Supreme Court's first Black woman justice. "
+               "Jackson, who was confirmed by the Senate in April, will take the seat occupied by "
+               "Associate Justice Stephen Breyer.")
+    sources = [Source(1, "a", "2022-06-30", "Jackson sworn in", "", passage, score=0.9)]
+    q = ("Justice Ketanji Brown Jackson made history this week, becoming the first Black woman to "
+         "sit on the Supreme Court. Whose seat is she filling?")
+    picks = extract(q, rank(q, sources, mode="hard_filter", embedder=HashEmbedder()),
+                    mode="hard_filter")
+    assert "Stephen Breyer" in quoted_answer(q, picks)
+
+
 def test_who_did_the_named_speaker_honour_is_someone_else():
     assert "Verlie Doing" in person_names("Verlie Doing has touched every life in Searchlight.")
     assert person_names("The Minister has touched every life.") == []

@@ -50,25 +50,41 @@ bank office department committee national united kingdom british european union 
 conservative liberal democrats party lords commons parliament mr mrs ms miss dr lord lady sir
 hon right the council court act bill deputy leader opposition speaker president senator
 representative governor federal reserve district treasury ministry foreign home defence health
-justice education affairs general attorney north south east west new great royal
+justice education affairs general attorney judge associate chief north south east west new great royal
 police hospital school university college city county town village street road avenue church
 centre center club company corporation association foundation fund service services agency
 board authority institute museum library airport station park river lake mount
+""".split())
+# Words that stand before a name as its title or office.
+_TITLES = frozenset("""
+mr mrs ms miss dr lord lady sir hon right prime minister secretary chancellor president senator
+representative governor judge justice associate chief deputy leader speaker shadow former
 """.split())
 _PAREN_NAME = re.compile(r"\(([A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){1,3})\)")
 
 
 def person_names(sentence: str) -> list[str]:
-    """Names of people a sentence gives: "(Nadhim Zahawi)", or two or three capitalised words
-    that are not an office or a body ("Rachel Reeves", not "Prime Minister")."""
+    """Names of people a sentence gives: "(Nadhim Zahawi)", or two to four capitalised words
+    that are not an office or a body ("Rachel Reeves", not "Prime Minister"), after any title
+    ("Prime Minister Boris Johnson" gives "Boris Johnson")."""
     found = [m.group(1) for m in _PAREN_NAME.finditer(sentence)]
-    for m in re.finditer(r"\b[A-Z][a-z][\w'’-]*(?:\s+[A-Z][a-z][\w'’-]*){1,2}", sentence):
+    for m in re.finditer(r"\b[A-Z][a-z][\w'’-]*(?:\s+[A-Z][a-z][\w'’-]*)+", sentence):
         words = m.group(0).split()
-        if any(w.lower().strip("'’") in _NOT_NAMES for w in words):
-            continue
         if m.start() == 0 and words[0].lower() in STOPWORDS:
-            continue  # "The Minister", "This Government": capitalised only because it is first
-        found.append(m.group(0))
+            words = words[1:]  # "The Minister", "This Government": capitalised only when first
+            if not words or words[0].lower() not in _TITLES:
+                continue
+        # The name is the run's end after a title ("Associate Justice Stephen Breyer", "Senate
+        # Majority Leader Chuck Schumer"), or the whole run when no office or body is in it.
+        bare = [re.sub(r"['’]s?$", "", w.lower()) for w in words]  # "Court's" is "court"
+        last = max((i for i, w in enumerate(bare) if w in _NOT_NAMES), default=-1)
+        if last >= 0 and words[last].lower() not in _TITLES:
+            continue  # "The Star-Spangled Banner", "Bank of England"
+        name = words[last + 1:]
+        if 2 <= len(name) <= 4:
+            found.append(" ".join(name))
+        elif len(name) > 4:
+            found.append(" ".join(name[:3]))
     return found
 
 
