@@ -345,6 +345,20 @@ def test_a_date_the_quote_already_states_is_not_repeated_after_it():
     assert text == "“CPI rose by 3.6 per cent in the 12 months to October 2025.” [1] (19 November 2025)."
 
 
+def test_a_sum_of_money_asked_for_is_answered_by_money():
+    passage = ("Gov. Gavin Newsom signed the law on Monday, creating a 10-member Fast Food Council "
+               "to set standards for wages and working conditions. The law caps minimum wage "
+               "increases for fast food workers at $22 an hour next year.")
+    sources = [Source(1, "a", "2022-09-06", "Newsom signs fast food law", "", passage, score=0.9)]
+    q = ("Gov. Gavin Newsom signed a new fast food law that gives fast food workers more "
+         "protection, plus a starting pay of how much?")
+    picks = extract(q, rank(q, sources, mode="hybrid", embedder=HashEmbedder()), mode="hybrid")
+    assert "$22 an hour" in quoted_answer(q, picks)
+    assert stated_figures("It creates a 10-member council.", q) == (0, 0)
+    # a rate is not money, however much it is raised
+    assert stated_figures("It rose to 3 per cent.", "How much has the Bank raised rates?") == (1, 0)
+
+
 def test_a_digit_in_a_company_name_is_not_the_figure_asked_for():
     passage = ("Millions of baby swings and rockers that pose a risk to infants have been recalled, "
                "according to an announcement Monday. The recall affects 2 million MamaRoo swings "

@@ -109,17 +109,37 @@ def _given(question: str) -> tuple[Quantity, ...]:
     return tuple(quantities(question))
 
 
+# "How much does it cost…", "…a starting pay of how much?": a sum of money is asked for, so a
+# figure that is not one ("a 10-member council") is no answer. Not so for a rate or a change.
+_MONEY = re.compile(r"\b(?:costs?|pay|paid|salary|salaries|wages?|worth|earn\w*|spen[dt]\w*|"
+                    r"fund\w*|budget|fines?|fined|compensation|forgiveness|loans?|debt|aid|"
+                    r"jackpot|prize|raised?|sold|bought|money)\b", re.I)
+_NOT_MONEY = re.compile(r"\b(?:rates?|per ?cent|percent\w*|points?)\b|%", re.I)
+
+
+@lru_cache(maxsize=64)
+def money_asked(question: str) -> bool:
+    """Does a how-much question ask for a sum of money?"""
+    return bool(re.search(r"\bhow much\b", question, re.I) and _MONEY.search(question)
+                and not _NOT_MONEY.search(question))
+
+
 def stated_figures(sentence: str, question: str = "") -> tuple[int, int]:
     """How many figures a sentence states as a level, and how many it hedges or gives as an
     earlier value ("up from 4.8 per cent"). A figure the question itself gives ("Deborah
-    James, who has died aged 40") is not an answer to it and counts as neither."""
+    James, who has died aged 40") is not an answer to it and counts as neither, nor does one
+    that is not money when a sum of money is asked for."""
     given = _given(question) if question else ()
-    found = [q for q in quantities(sentence) if not any(q.matches(g) for g in given)]
+    money = money_asked(question) if question else False
+
+    def counts(q: Quantity) -> bool:
+        return not any(q.matches(g) for g in given) and (q.money or not money)
+
+    found = [q for q in quantities(sentence) if counts(q)]
     then = _THEN.match(sentence)
     if then and then.group(1).lower() not in question.lower():
         return 0, len(found)  # "Back then, the agency estimated $233,610": an earlier value
-    stated = sum(1 for q in quantities(_HEDGE.sub(" ", sentence)) if not q.earlier
-                 and not any(q.matches(g) for g in given))
+    stated = sum(1 for q in quantities(_HEDGE.sub(" ", sentence)) if not q.earlier and counts(q))
     return stated, len(found) - stated
 
 

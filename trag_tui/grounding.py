@@ -37,6 +37,8 @@ _NUMBER = re.compile(
     r"|basis\s+points?\b|bps\b))?"
     r"(?!\d|[^\W\d_]{4})",
     re.I)
+_CURRENCY_AFTER = re.compile(r"\s*(?:dollars?|pounds?|euros?|cents?|pence|yen|yuan|rupees?)\b",
+                             re.I)
 _FROM = re.compile(r"\b(?:from|previously|compared with|against)\s*\W?\s*$", re.I)
 _UNIT = {"%": "%", "per cent": "%", "percent": "%", "percentage point": "pt",
          "percentage points": "pt", "point": "pt", "points": "pt", "pp": "pt",
@@ -50,6 +52,7 @@ class Quantity:
     value: Decimal
     unit: str
     earlier: bool = False  # introduced by "from" ("up from 4.8 per cent"): a previous value
+    money: bool = field(default=False, compare=False)  # "$22", "£7m", "500 euros"
 
     def __str__(self) -> str:
         return format(self.value, "f") + self.unit
@@ -78,7 +81,8 @@ def quantities(text: str) -> list[Quantity]:
         if scale:
             value *= _SCALE[scale]
         earlier = _FROM.search(text[max(0, m.start() - 24):m.start()]) is not None
-        out.append(Quantity(value.normalize(), _UNIT.get(unit, unit), earlier))
+        money = bool(m.group("cur")) or _CURRENCY_AFTER.match(text, m.end()) is not None
+        out.append(Quantity(value.normalize(), _UNIT.get(unit, unit), earlier, money))
     return out
 
 
