@@ -359,6 +359,24 @@ def test_a_sum_of_money_asked_for_is_answered_by_money():
     assert stated_figures("It rose to 3 per cent.", "How much has the Bank raised rates?") == (1, 0)
 
 
+def test_the_question_as_asked_says_what_is_counted_when_search_dropped_how_many():
+    import datetime as dt
+
+    from trag_tui.temporal.question import parse
+
+    passage = ("Russia has proposed that immigrants who have had Russian citizenship for less "
+               "than 10 years will undergo compulsory military service. The announcement would "
+               "see 300,000 reservists called up, according to the Defense Minister.")
+    sources = [Source(1, "a", "2022-09-22", "Russia drafts protesters", "", passage, score=0.9)]
+    q = "How many Russians could soon be conscripted into the country's military?"
+    searched = parse(q, dt.date(2022, 9, 22)).semantic_query
+    assert not searched.lower().startswith("how many")  # what search used has no "How many"
+    ranked = rank(searched, sources, mode="hybrid", embedder=HashEmbedder(), full=q)
+    text = quoted_answer(q, extract(searched, ranked, mode="hybrid", full=q))
+    # "10 years" is a span of time, not the count of people asked for
+    assert "300,000 reservists" in text
+
+
 def test_a_digit_in_a_company_name_is_not_the_figure_asked_for():
     passage = ("Millions of baby swings and rockers that pose a risk to infants have been recalled, "
                "according to an announcement Monday. The recall affects 2 million MamaRoo swings "

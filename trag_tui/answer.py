@@ -369,7 +369,8 @@ def answer(result, passages: Mapping[int, str], *, generator: GeneratorSource = 
     sources = ctx.sources
     question = q.semantic_query or q.question
     kind = extractive.answer_type(q.question)
-    ranked = extractive.rank(question, sources, mode=result.mode, embedder=embedder, kind=kind)
+    ranked = extractive.rank(question, sources, mode=result.mode, embedder=embedder, kind=kind,
+                             full=q.question)
     lines = evidence(ranked)
     picks = _context_picks(ranked)
     messages = sentence_messages(result, picks) if gen is not None else []
@@ -406,7 +407,8 @@ def answer(result, passages: Mapping[int, str], *, generator: GeneratorSource = 
         log.info("no generated sentence survived the check: the answer is quoted")
     if quoted:
         groups = [g for g in dict.fromkeys(s.group for s in sources) if g]
-        picks_ = extractive.extract(question, ranked, mode=result.mode, kind=kind, groups=groups)
+        picks_ = extractive.extract(question, ranked, mode=result.mode, kind=kind, groups=groups,
+                                    full=q.question)
         labels = {g: (g.capitalize() + " sources" if result.mode == "evolution" else g)
                   for g in groups}
         text = extractive.quoted_answer(q.question, picks_, kind=kind, labels=labels)

@@ -117,6 +117,17 @@ _MONEY = re.compile(r"\b(?:costs?|pay|paid|salary|salaries|wages?|worth|earn\w*|
 _NOT_MONEY = re.compile(r"\b(?:rates?|per ?cent|percent\w*|points?)\b|%", re.I)
 
 
+_TIME_UNITS = r"(?:years?|months?|weeks?|days?|hours?|minutes?|seconds?|decades?|centuries)"
+_SPAN = re.compile(rf"\b\d[\d,.]*(?:\s+|-){_TIME_UNITS}\b", re.I)
+
+
+@lru_cache(maxsize=64)
+def _counts_things(question: str) -> bool:
+    """Does a how-many question count something other than time ("how many Russians")?"""
+    what = counted(question)
+    return bool(what) and not any(re.fullmatch(_TIME_UNITS, w) for w in what)
+
+
 @lru_cache(maxsize=64)
 def money_asked(question: str) -> bool:
     """Does a how-much question ask for a sum of money?"""
@@ -131,15 +142,19 @@ def stated_figures(sentence: str, question: str = "") -> tuple[int, int]:
     that is not money when a sum of money is asked for."""
     given = _given(question) if question else ()
     money = money_asked(question) if question else False
+    if question and _counts_things(question):
+        # "How many Russians could be conscripted?" counts people: "for less than 10 years"
+        # is a span of time, not the count
+        sentence = _SPAN.sub(" ", sentence)
 
-    def counts(q: Quantity) -> bool:
+    def wanted(q: Quantity) -> bool:
         return not any(q.matches(g) for g in given) and (q.money or not money)
 
-    found = [q for q in quantities(sentence) if counts(q)]
+    found = [q for q in quantities(sentence) if wanted(q)]
     then = _THEN.match(sentence)
     if then and then.group(1).lower() not in question.lower():
         return 0, len(found)  # "Back then, the agency estimated $233,610": an earlier value
-    stated = sum(1 for q in quantities(_HEDGE.sub(" ", sentence)) if not q.earlier and counts(q))
+    stated = sum(1 for q in quantities(_HEDGE.sub(" ", sentence)) if not q.earlier and wanted(q))
     return stated, len(found) - stated
 
 
@@ -355,17 +370,20 @@ _PRESENT = re.compile(r"\b(?:is|are|has|have|will|can|could|does|do)\b", re.I)
 
 
 def rank(question: str, sources: Sequence[Source], *, mode: str | None = None, embedder=None,
-         kind: str | None = None) -> list[Candidate]:
+         kind: str | None = None, full: str | None = None) -> list[Candidate]:
     """Every sentence of the sources, best answer first.
 
     The score adds the embedding similarity to the question (when an embedder is given), the
     share of the question's words the sentence holds, and bonuses for holding what the answer
-    type asks for; newer sources win ties when the present state is asked for.
+    type asks for; newer sources win ties when the present state is asked for. `question` is
+    what retrieval searched for (the time taken out); `full`, the question as asked, says what
+    kind of figure is wanted ("How many…", "How much does it cost…").
     """
-    kind = kind if kind is not None else answer_type(question)
+    full = full or question
+    kind = kind if kind is not None else answer_type(full)
     qwords = content_words(question)
     ask = asked(question)
-    what = counted(question) if kind == "number" else set()
+    what = counted(full) if kind == "number" else set()
     focus = content_words(ask) if ask != question else set()
     if kind is not None:
         measure = content_words(_MEASURE_WORDS)
@@ -439,12 +457,12 @@ def rank(question: str, sources: Sequence[Source], *, mode: str | None = None, e
             score -= 0.2
         if governing and content_words(s.role or "") & _OPPOSITION:
             score -= 0.2  # the Shadow Home Secretary's words are not the government's policy
-        if kind == "person" and gives(kind, sentence, question):
+        if kind == "person" and gives(kind, sentence, full):
             score += 0.25
-        elif kind == "date" and gives(kind, sentence, question, s.date):
+        elif kind == "date" and gives(kind, sentence, full, s.date):
             score += 0.15
         elif kind == "number":
-            stated, other = stated_figures(sentence, question)
+            stated, other = stated_figures(sentence, full)
             score += 0.15 if stated else -0.15 if other else 0.0
             if counts(sentence, what):
                 score += COUNT_BONUS
@@ -587,7 +605,8 @@ def _story(c: Candidate, ranked: Sequence[Candidate]) -> Candidate:
 
 
 def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = None,
-            kind: str | None = None, groups: Sequence[str] | None = None) -> list[Candidate]:
+            kind: str | None = None, groups: Sequence[str] | None = None,
+            full: str | None = None) -> list[Candidate]:
     """The sentences the quoted answer consists of.
 
     One per period block for comparisons and evolution (in block order), so each period is
@@ -596,10 +615,12 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
     open question ("what did X say about Y") gets a short excerpt: the best sentence and the
     source's other strong ones, in the order they were said, and a second source when it is
     nearly as good. A headline that answers best is shown above its story's best sentence.
+    `full` is the question as asked, as for `rank`.
     """
     if not ranked:
         return []
-    kind = kind if kind is not None else answer_type(question)
+    full = full or question
+    kind = kind if kind is not None else answer_type(full)
     if mode in ("comparison", "evolution") and groups:
         picks = []
         # the names the question gives ("Israel", "Gaza", "NHS"): a name has no synonym
@@ -635,28 +656,28 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
     picks = [top] + ([best] if best is not top else [])
     rest = [c for c in ranked if c is not top and c is not best]
     if kind is not None:
-        if not any(_holds(p, question, kind) for p in picks):
-            typed = [c for c in rest if _holds(c, question, kind)]
+        if not any(_holds(p, full, kind) for p in picks):
+            typed = [c for c in rest if _holds(c, full, kind)]
             if kind == "person":
                 # Of the source's good sentences that name someone, the one naming whom the
                 # source talks about most: a tribute says "Verlie" ten times, "Las Vegas" once.
                 good = [c for c in typed if c.score >= 0.6 * top.score]
-                typed = sorted(good, key=lambda c: -_salience(c, question)) + \
+                typed = sorted(good, key=lambda c: -_salience(c, full)) + \
                     [c for c in typed if c not in good]
-            if kind == "date" and not _YEAR_ASKED.search(asked(question)):
+            if kind == "date" and not _YEAR_ASKED.search(asked(full)):
                 # "from when?" asks for a day: "set to begin on 5 September", not "since 2006"
                 typed.sort(key=lambda c: not _finer_than_year(c))
             same = next((c for c in typed if c.source is top.source), None)
             extra = same or (typed[0] if typed and typed[0].score >= 0.7 * top.score else None)
             if extra is not None:
                 picks.append(extra)
-        elif kind == "person" and gives(kind, top.sentence, question):
+        elif kind == "person" and gives(kind, top.sentence, full):
             # The best sentence names someone; a nearly as good one may name whom the sources
             # are about (a place or a passer-by is named once, the person honoured throughout).
             good = [c for c in rest if c.score >= 0.6 * top.score
-                    and c.source is top.source and gives(kind, c.sentence, question)]
-            pick = max(good, key=lambda c: _salience(c, question), default=None)
-            if pick is not None and _salience(pick, question) > _salience(top, question):
+                    and c.source is top.source and gives(kind, c.sentence, full)]
+            pick = max(good, key=lambda c: _salience(c, full), default=None)
+            if pick is not None and _salience(pick, full) > _salience(top, full):
                 picks.append(pick)
         return picks
     words = sum(len(p.sentence.split()) for p in picks)
