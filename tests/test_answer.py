@@ -680,6 +680,30 @@ def test_only_a_story_s_opening_is_read_as_a_dateline():
         "Washington (CNN) Kansas voted.")
 
 
+@pytest.mark.parametrize("text, quoted", [
+    ("Brandon Bell/Getty Images A deadly avian flu has meant fewer eggs.",
+     ["A deadly avian flu has meant fewer eggs."]),
+    ("National Park Service/AP The park began evacuating people Monday.",
+     ["The park began evacuating people Monday."]),
+    ("JUST WATCHED See the flooding that shut the park Replay More Videos ... The park closed.",
+     ["The park closed."]),
+    ("JUST WATCHED What is a bear market? Stocks fell on Monday.", ["Stocks fell on Monday."]),
+    ("MUST WATCH 'No way out': A commentator predicts his future 02:10 May faced a vote.",
+     ["May faced a vote."]),
+    ("Hide Caption 7 of 59 Photos: The royal family met naturalist David Attenborough.",
+     ["The royal family met naturalist David Attenborough."]),
+    ("(Photo by Justin Sullivan/Getty Images) Gas prices over $6 are displayed.",
+     ["Gas prices over $6 are displayed."]),
+    ("Editors USA TODAY Biden is set to announce the plan.", ["Biden is set to announce the plan."]),
+    # not furniture: a slash in the text, a credit-like word mid-sentence
+    ("The 24/7 news cycle wears on. He quoted AP reports.",
+     ["The 24/7 news cycle wears on.", "He quoted AP reports."]),
+])
+def test_a_news_page_s_furniture_is_not_quoted(text, quoted):
+    # a video widget, a gallery counter, a photo credit or a byline is not what the story says
+    assert quotable(text) == quoted
+
+
 def test_an_answer_whose_sources_never_name_whom_it_asks_about_says_so_first():
     res = hybrid_result()
     res = replace(res, query=replace(res.query, question="What did Roger Federer say about mortgage costs?"))

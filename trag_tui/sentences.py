@@ -58,6 +58,22 @@ _DATELINE = re.compile(
 )
 
 
+#: A news page's furniture crawled with its text: a video widget ("JUST WATCHED <another
+#: video's title> Replay More Videos ..."), a gallery's counter, a photo credit before the
+#: sentence it captions ("Brandon Bell/Getty Images ", "(Photo by Justin Sullivan/Getty
+#: Images)"), an editors' byline. None of it is what the story says.
+_FURNITURE = re.compile(
+    r"JUST WATCHED\b.*?(?:Replay More Videos\s*(?:\.\.\.|…)|MUST WATCH\b|$)\s*"
+    r"|^Replay More Videos\s*(?:\.\.\.|…)?\s*"
+    r"|\bMUST WATCH\b.*?\b\d{1,2}:\d{2}\s+"
+    r"|\bHide Caption \d+ of \d+\s*(?:Photos:\s*)?"
+    r"|\(Photo by [^()]*\)\s*"
+    r"|^(?:[A-Z][\w.'’-]*[ -]){0,3}[A-Z][\w.'’-]*/(?:[\w.'’ -]+/)*[\w.'’ -]*"
+    r"(?:Getty Images|Images|AP|Reuters|AFP)\s+(?=[A-Z\"“‘'])"
+    r"|^Editors USA TODAY\s+"
+)
+
+
 def quotable(passage: str, language: str = "en") -> list[str]:
     """The whole sentences of a passage, fit to quote or to check a claim against.
 
@@ -73,4 +89,4 @@ def quotable(passage: str, language: str = "en") -> list[str]:
         parts = parts[1:]  # "…word": cut mid-sentence; "… Word": a whole sentence follows
     elif parts and not text.startswith("…"):
         parts[0] = _DATELINE.sub("", parts[0], count=1)  # the story, not where it was filed
-    return [t for t in (_MARKUP.sub("", p).strip() for p in parts) if t]
+    return [t for t in (_FURNITURE.sub("", _MARKUP.sub("", p)).strip() for p in parts) if t]
