@@ -295,16 +295,20 @@ def test_a_title_before_a_name_is_not_part_of_it(sentence, names):
     assert person_names(sentence) == names
 
 
+def _quoted(question: str, passage: str, day: str, title: str, mode: str = "hybrid") -> str:
+    """The quoted answer over one news source with the hash embedder."""
+    sources = [Source(1, "a", day, title, "", passage, score=0.9)]
+    ranked = rank(question, sources, mode=mode, embedder=HashEmbedder())
+    return quoted_answer(question, extract(question, ranked, mode=mode))
+
+
 def test_whose_seat_is_answered_by_the_name_after_a_title():
     passage = ("Judge Ketanji Brown Jackson becomes the Supreme Court's first Black woman justice. "
                "Jackson, who was confirmed by the Senate in April, will take the seat occupied by "
                "Associate Justice Stephen Breyer.")
-    sources = [Source(1, "a", "2022-06-30", "Jackson sworn in", "", passage, score=0.9)]
     q = ("Justice Ketanji Brown Jackson made history this week, becoming the first Black woman to "
          "sit on the Supreme Court. Whose seat is she filling?")
-    picks = extract(q, rank(q, sources, mode="hard_filter", embedder=HashEmbedder()),
-                    mode="hard_filter")
-    assert "Stephen Breyer" in quoted_answer(q, picks)
+    assert "Stephen Breyer" in _quoted(q, passage, "2022-06-30", "Jackson sworn in", "hard_filter")
 
 
 def test_who_did_the_named_speaker_honour_is_someone_else():
@@ -349,11 +353,9 @@ def test_a_sum_of_money_asked_for_is_answered_by_money():
     passage = ("Gov. Gavin Newsom signed the law on Monday, creating a 10-member Fast Food Council "
                "to set standards for wages and working conditions. The law caps minimum wage "
                "increases for fast food workers at $22 an hour next year.")
-    sources = [Source(1, "a", "2022-09-06", "Newsom signs fast food law", "", passage, score=0.9)]
     q = ("Gov. Gavin Newsom signed a new fast food law that gives fast food workers more "
          "protection, plus a starting pay of how much?")
-    picks = extract(q, rank(q, sources, mode="hybrid", embedder=HashEmbedder()), mode="hybrid")
-    assert "$22 an hour" in quoted_answer(q, picks)
+    assert "$22 an hour" in _quoted(q, passage, "2022-09-06", "Newsom signs fast food law")
     assert stated_figures("It creates a 10-member council.", q) == (0, 0)
     # a rate is not money, however much it is raised
     assert stated_figures("It rose to 3 per cent.", "How much has the Bank raised rates?") == (1, 0)
@@ -381,13 +383,10 @@ def test_a_digit_in_a_company_name_is_not_the_figure_asked_for():
     passage = ("Millions of baby swings and rockers that pose a risk to infants have been recalled, "
                "according to an announcement Monday. The recall affects 2 million MamaRoo swings "
                "and 220,000 RockaRoo rockers, according to the CPSC.")
-    sources = [Source(1, "a", "2022-08-15", "4moms recalls millions of baby swings and rockers", "",
-                      passage, score=0.9)]
     q = "Approximately how many baby swings and rockers were recalled due to infant injuries?"
-    picks = extract(q, rank(q, sources, mode="hard_filter", embedder=HashEmbedder()),
-                    mode="hard_filter")
     # the headline's "4moms" gives no figure, so the sentence that does joins the quote
-    assert "2 million MamaRoo swings" in quoted_answer(q, picks)
+    assert "2 million MamaRoo swings" in _quoted(
+        q, passage, "2022-08-15", "4moms recalls millions of baby swings and rockers", "hard_filter")
 
 
 def test_from_when_is_answered_by_a_day_not_a_year_and_the_day_gets_its_year():
@@ -395,17 +394,14 @@ def test_from_when_is_answered_by_a_day_not_a_year_and_the_day_gets_its_year():
                "pay and legal aid. The vice-chair said barristers have endured collapses in "
                "their income since 2006 and cuts to legal aid. On Monday they voted to escalate "
                "the action with a full walkout set to begin on 5 September.")
-    sources = [Source(1, "a", "2022-08-23", "Barristers vote to strike", "", passage, score=0.9)]
     q = "Criminal barristers protesting against cuts to legal aid have voted to strike from when?"
-    picks = extract(q, rank(q, sources, mode="hybrid", embedder=HashEmbedder()), mode="hybrid")
-    text = quoted_answer(q, picks)
+    text = _quoted(q, passage, "2022-08-23", "Barristers vote to strike")
     assert "begin on 5 September" in text and "since 2006" not in text
     # the quote says the day; the tag adds only its year
     assert text.endswith("(5 September 2022).")
     # "in what year" is answered by a year as before
     q = "In what year did the collapse in barristers' income start?"
-    picks = extract(q, rank(q, sources, mode="hybrid", embedder=HashEmbedder()), mode="hybrid")
-    assert "since 2006" in quoted_answer(q, picks)
+    assert "since 2006" in _quoted(q, passage, "2022-08-23", "Barristers vote to strike")
 
 
 def test_the_person_answer_is_whom_the_source_talks_about_not_a_place_it_names():
