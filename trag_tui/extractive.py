@@ -53,7 +53,8 @@ representative governor federal reserve district treasury ministry foreign home 
 justice education affairs general attorney judge associate chief north south east west new great royal
 police hospital school university college city county town village street road avenue church
 centre center club company corporation association foundation fund service services agency
-board authority institute museum library airport station park river lake mount
+board authority institute museum library airport station park river lake mount palace
+castle abbey cathedral chapel stadium square bridge island
 """.split())
 # Words that stand before a name as its title or office.
 _TITLES = frozenset("""
@@ -303,10 +304,16 @@ def _speaks_as_asked(question_words: set[str], source: Source) -> bool:
     return bool(source.speaker) and _role_match(question_words, source)
 
 
+_STYLES = _TITLES | frozenset("king queen prince princess duke duchess earl count".split())
+
+
 def _new_names(text: str, question: str) -> list[str]:
-    """The people a text names that the question does not name already."""
+    """The people a text names that the question does not name already: "Prince Charles" is
+    named by "King Charles III", "Prince William" is not."""
     asked = question.lower()
-    return [n for n in person_names(text) if n.lower() not in asked]
+    said = set(re.findall(r"[\w'’-]+", asked))
+    return [n for n in person_names(text) if n.lower() not in asked
+            and not {w for w in n.lower().split() if w not in _STYLES} <= said]
 
 
 def _named(question: str, source: Source) -> bool:
