@@ -133,6 +133,25 @@ def test_the_governments_policy_is_not_what_the_opposition_says_of_it():
     q = "What was the opposition's view of the Rwanda scheme as of March 2024?"
     picks = extract(q, rank(q, sources, mode="decay", embedder=HashEmbedder()), mode="decay")
     assert picks[0].source.speaker == "Yvette Cooper"
+    # a position asked about with no one named as holding it is the government's too; one
+    # named as a party's is that party's
+    q = "What was the position on the Rwanda scheme as of March 2024?"
+    picks = extract(q, rank(q, sources, mode="decay", embedder=HashEmbedder()), mode="decay")
+    assert picks[0].source.speaker == "Rishi Sunak"
+    q = "What was Labour's position on the Rwanda scheme as of March 2024?"
+    picks = extract(q, rank(q, sources, mode="decay", embedder=HashEmbedder()), mode="decay")
+    assert picks[0].source.speaker == "Yvette Cooper"
+
+
+def test_announcing_a_statement_is_not_what_the_statement_says():
+    sources = [Source(1, "d", "2023-10-16", "Israel and Gaza", "Rishi Sunak",
+                      "With permission, Mr Speaker, I will make a statement on the situation in "
+                      "Israel and Gaza. Hamas terrorists murdered more than 1,300 people. As "
+                      "Prime Minister I have been clear: Israel has the right to defend itself.",
+                      score=0.9, role="The Prime Minister")]
+    q = "What did the Prime Minister say about the situation in Israel?"
+    ranked = rank(q, sources, mode="hybrid", embedder=HashEmbedder())
+    assert not ranked[0].sentence.startswith("With permission")
 
 
 REPORTS = [

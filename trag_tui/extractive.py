@@ -90,6 +90,9 @@ def person_names(sentence: str) -> list[str]:
 
 
 _ASKS = re.compile(r"^\s*to ask\b|\?\W*$", re.I)
+_ANNOUNCES = re.compile(r"^\W*(?:with (?:your )?permission,? (?:mr|madam) (?:deputy )?speaker,? )?"
+                        r"I (?:will|shall|should like to|would like to|wish to) make a statement "
+                        r"(?:on|about)\b[^.;:]*[.;:]?\W*$", re.I)
 
 # A figure after these words is an expectation, a goal or an extreme, not the level itself:
 # "expects inflation to average 7.4 per cent", "inflation peaked at 3.8 per cent".
@@ -371,7 +374,11 @@ def headline(title: str | None) -> str | None:
     return text + ("…" if cut else "")
 
 
-_GOVERNMENT = re.compile(r"\bgovernment(?:'s|’s|s)?\b", re.I)
+# "the government's policy", and a position, policy or stance asked about with no one named as
+# holding it ("the UK position on Israel", "the official position"): a country's is its
+# government's
+_GOVERNMENT = re.compile(r"\bgovernment(?:'s|’s|s)?\b|^(?:(?!\b(?:labour|conservatives?|tor(?:y|ies)|"
+                         r"lib ?dems?|party|parties)\b).)*\b(?:position|policy|stance)\b", re.I)
 _OPPOSITION = content_words("shadow opposition")
 _PRESENT = re.compile(r"\b(?:is|are|has|have|will|can|could|does|do)\b", re.I)
 
@@ -454,8 +461,10 @@ def rank(question: str, sources: Sequence[Source], *, mode: str | None = None, e
             score -= 0.1
         if n < 7:
             score -= 0.3  # a heading or a fragment ("The Prime Minister was asked—")
-        if _ASKS.search(sentence):
-            score -= 0.3  # a question ("To ask the Chancellor…?") asks; it does not answer
+        if _ASKS.search(sentence) or _ANNOUNCES.search(sentence):
+            # a question ("To ask the Chancellor…?") asks, and "I will make a statement on the
+            # situation in Gaza" announces; neither answers
+            score -= 0.3
         if id(s) in theirs:
             # For "who is the Chancellor" the speaker in that office IS the answer; for "who
             # did Harry Reid honor" the speaker is named, so the answer is someone else.
