@@ -121,15 +121,16 @@ _MONEY = re.compile(r"\b(?:costs?|pay|paid|salary|salaries|wages?|worth|earn\w*|
 _NOT_MONEY = re.compile(r"\b(?:rates?|per ?cent|percent\w*|points?)\b|%", re.I)
 
 
-_TIME_UNITS = r"(?:years?|months?|weeks?|days?|hours?|minutes?|seconds?|decades?|centuries)"
-_SPAN = re.compile(rf"\b\d[\d,.]*(?:\s+|-){_TIME_UNITS}\b", re.I)
+_TIME_UNITS = "years months weeks days hours minutes seconds decades centuries"
+_SPAN = re.compile(r"\b\d[\d,.]*(?:\s+|-)(?:year|month|week|day|hour|minute|second|decade|"
+                   r"centur)(?:y|ies|s)?\b", re.I)
 
 
 @lru_cache(maxsize=64)
 def _counts_things(question: str) -> bool:
     """Does a how-many question count something other than time ("how many Russians")?"""
     what = counted(question)
-    return bool(what) and not any(re.fullmatch(_TIME_UNITS, w) for w in what)
+    return bool(what) and not what & content_words(_TIME_UNITS)
 
 
 @lru_cache(maxsize=64)
