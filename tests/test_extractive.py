@@ -127,20 +127,17 @@ def test_the_governments_policy_is_not_what_the_opposition_says_of_it():
                "We will get flights to Rwanda off the ground in the spring.", score=0.8,
                role="The Prime Minister"),
     ]
-    q = "What was the government's policy on the Rwanda scheme as of March 2024?"
-    picks = extract(q, rank(q, sources, mode="decay", embedder=HashEmbedder()), mode="decay")
-    assert picks[0].source.speaker == "Rishi Sunak"
-    q = "What was the opposition's view of the Rwanda scheme as of March 2024?"
-    picks = extract(q, rank(q, sources, mode="decay", embedder=HashEmbedder()), mode="decay")
-    assert picks[0].source.speaker == "Yvette Cooper"
-    # a position asked about with no one named as holding it is the government's too; one
-    # named as a party's is that party's
-    q = "What was the position on the Rwanda scheme as of March 2024?"
-    picks = extract(q, rank(q, sources, mode="decay", embedder=HashEmbedder()), mode="decay")
-    assert picks[0].source.speaker == "Rishi Sunak"
-    q = "What was Labour's position on the Rwanda scheme as of March 2024?"
-    picks = extract(q, rank(q, sources, mode="decay", embedder=HashEmbedder()), mode="decay")
-    assert picks[0].source.speaker == "Yvette Cooper"
+    for asked_about, speaker in [
+        ("the government's policy on", "Rishi Sunak"),
+        ("the opposition's view of", "Yvette Cooper"),
+        # a position asked about with no one named as holding it is the government's too;
+        # one named as a party's is that party's
+        ("the position on", "Rishi Sunak"),
+        ("Labour's position on", "Yvette Cooper"),
+    ]:
+        q = f"What was {asked_about} the Rwanda scheme as of March 2024?"
+        picks = extract(q, rank(q, sources, mode="decay", embedder=HashEmbedder()), mode="decay")
+        assert picks[0].source.speaker == speaker, q
 
 
 def test_announcing_a_statement_is_not_what_the_statement_says():
