@@ -56,11 +56,14 @@ centre center club company corporation association foundation fund service servi
 board authority institute museum library airport station park river lake mount palace
 castle abbey cathedral chapel stadium square bridge island
 """.split())
+# The nouns offices are named by, and with them the words every office shares ("the Defence
+# Secretary", "the Health Minister"): a source that says them names another office as readily
+# as the one asked about.
+_OFFICE_NOUNS = "secretary minister chancellor president governor leader senator speaker"
+_OFFICE_WORDS = frozenset(f"{_OFFICE_NOUNS} ministers state prime member deputy shadow".split())
 # Words that stand before a name as its title or office.
-_TITLES = frozenset("""
-mr mrs ms miss dr lord lady sir hon right prime minister secretary chancellor president senator
-representative governor judge justice associate chief deputy leader speaker shadow former
-""".split())
+_TITLES = frozenset(f"mr mrs ms miss dr lord lady sir hon right prime {_OFFICE_NOUNS} "
+                    "representative judge justice associate chief deputy shadow former".split())
 _PAREN_NAME = re.compile(r"\(([A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){1,3})\)")
 
 
@@ -122,8 +125,10 @@ _NOT_MONEY = re.compile(r"\b(?:rates?|per ?cent|percent\w*|points?)\b|%", re.I)
 
 
 _TIME_UNITS = "years months weeks days hours minutes seconds decades centuries"
-_SPAN = re.compile(r"\b\d[\d,.]*(?:\s+|-)(?:year|month|week|day|hour|minute|second|decade|"
-                   r"centur)(?:y|ies|s)?\b", re.I)
+# "10 years", "3-day", "1 century": a figure with a unit of time after it
+_SPAN = re.compile(r"\b\d[\d,.]*(?:\s+|-)(?:"
+                   + "|".join(re.sub(r"(?:ies|s)$", "", u) for u in _TIME_UNITS.split())
+                   + r")(?:y|ies|s)?\b", re.I)
 
 
 @lru_cache(maxsize=64)
@@ -182,13 +187,6 @@ def asked(question: str) -> str:
 # Fringe", "Secretary of State for Defence"), "of"/"the" allowed inside.
 _NAME_PHRASE = re.compile(r"\b[A-Z][\w'’.-]*(?:\s+(?:of\s+|the\s+|for\s+)*[A-Z][\w'’.-]*){1,4}")
 _CALENDAR = frozenset(MONTHS) | frozenset(WEEKDAYS)
-
-
-# The nouns offices are named by, and with them the words every office shares ("the Defence
-# Secretary", "the Health Minister"): a source that says them names another office as readily
-# as the one asked about.
-_OFFICE_NOUNS = "secretary minister chancellor president governor leader senator speaker"
-_OFFICE_WORDS = frozenset(f"{_OFFICE_NOUNS} ministers state prime member deputy shadow".split())
 
 
 def unmentioned(question: str, sources: Sequence[Source]) -> list[str]:
@@ -315,9 +313,15 @@ def _new_names(text: str, question: str) -> list[str]:
     """The people a text names that the question does not name already: "Prince Charles" is
     named by "King Charles III", "Prince William" is not."""
     asked = question.lower()
-    said = set(re.findall(r"[\w'’-]+", asked))
+    said = _words_of(asked)
     return [n for n in person_names(text) if n.lower() not in asked
             and not {w for w in n.lower().split() if w not in _STYLES} <= said]
+
+
+@lru_cache(maxsize=64)
+def _words_of(text: str) -> frozenset[str]:
+    """A question's words, read once for all the sentences checked against it."""
+    return frozenset(re.findall(r"[\w'’-]+", text))
 
 
 def _named(question: str, source: Source) -> bool:
