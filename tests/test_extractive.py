@@ -17,6 +17,7 @@ from trag_tui.extractive import (
     counts,
     extract,
     headline,
+    office_holder,
     person_names,
     quoted_answer,
     rank,
@@ -204,7 +205,29 @@ def test_a_question_in_the_sources_is_not_the_answer():
     ]
     q = "Who was Chancellor in July 2022?"
     picks = extract(q, rank(q, sources, mode="hard_filter"), mode="hard_filter")
-    assert picks[0].source.number == 2 and "Nadhim Zahawi" in quoted_answer(q, picks)
+    # the office's holder leads, the minister who named him after: not "Simon Clarke [2]: …"
+    assert quoted_answer(q, picks).startswith(
+        "Nadhim Zahawi, named as Chancellor by Simon Clarke on 20 July 2022 [2]: “The Chancellor")
+
+
+@pytest.mark.parametrize("text,question,holder", [
+    ("The Secretary of State for Defence, my right hon. Friend the Member for Rawmarsh and "
+     "Conisbrough (John Healey), has been clear.", "Who is the Defence Secretary?",
+     ("John Healey", "Secretary of State for Defence")),
+    ("The Governor is required to write to the Chancellor of the Exchequer, George Osborne, "
+     "whenever inflation is high.", "Who is the Chancellor of the Exchequer?",
+     ("George Osborne", "Chancellor of the Exchequer")),
+    ("Defence Secretary Ben Wallace said so.", "Who was the Defence Secretary?",
+     ("Ben Wallace", "Defence Secretary")),
+    # another office, or the office's shadow, holds no answer; nor does a name the question gives
+    ("Shadow Chancellor Rachel Reeves said so.", "Who was the Chancellor?", None),
+    ("The Chancellor, my right hon. Friend the Member for Leeds West and Pudsey (Rachel "
+     "Reeves), will present her Budget.", "Who is the Prime Minister?", None),
+    ("The Chancellor, Rachel Reeves, spoke.", "Was Rachel Reeves the Chancellor?", None),
+    ("Rachel Reeves spoke about the Chancellor.", "Who is the Chancellor?", None),
+])
+def test_the_holder_of_the_office_asked_about(text, question, holder):
+    assert office_holder(text, question) == holder
 
 
 def test_a_figure_the_question_gives_is_not_the_answer():

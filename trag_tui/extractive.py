@@ -290,8 +290,9 @@ _NOUNS = content_words(_OFFICE_NOUNS)
 _FORMAL = _NOUNS | content_words("state department affairs office")
 
 
-def _role_match(question_words: set[str], source: Source) -> bool:
-    role = source.role or ""
+def _role_match(question_words: set[str], role: str) -> bool:
+    """Is `role` (a speaker's role, an office a sentence names) the office the question asks
+    about?"""
     words = content_words(role)
     if (words & _OTHER_OFFICE) - question_words:
         return False
@@ -303,7 +304,35 @@ def _role_match(question_words: set[str], source: Source) -> bool:
 
 def _speaks_as_asked(question_words: set[str], source: Source) -> bool:
     """Is the source a speech by someone in the office the question asks about?"""
-    return bool(source.speaker) and _role_match(question_words, source)
+    return bool(source.speaker) and _role_match(question_words, source.role or "")
+
+
+# What stands between an office and its holder's name: "the Chancellor, my right hon. Friend
+# the Member for Stratford-on-Avon (Nadhim Zahawi)", "the Chancellor of the Exchequer, George
+# Osborne", "Defence Secretary Ben Wallace".
+_TO_HOLDER = re.compile(r"(?:,\s*)?(?:my\s+(?:right\s+)?hon(?:ourable)?\.?\s+(?:and\s+\w+\s+)?"
+                        r"friend\s*)?(?:the\s+(?:right\s+hon(?:ourable)?\.?\s+)?member\s+for\s+"
+                        r"[^(),]*?)?\s*\(?\s*$", re.I)
+_OFFICE_BEFORE = re.compile(rf"((?:[A-Z][\w'’-]+ ){{0,3}}(?:{'|'.join(_OFFICE_NOUNS.title().split())})"
+                            r"(?: (?:of|for|the|and|[A-Z][\w'’-]+,?))*?)$")
+
+
+def office_holder(text: str, question: str) -> tuple[str, str] | None:
+    """The person a text names as holding the office the question asks about, with the
+    office as the text words it: ("Nadhim Zahawi", "Chancellor") from "The Chancellor, my right
+    hon. Friend the Member for Stratford-on-Avon (Nadhim Zahawi), has said…". A name the
+    question gives already is not an answer to it."""
+    question_words = content_words(question)
+    for name in _new_names(text, question):
+        at = text.find(name)
+        before = _TO_HOLDER.sub("", text[max(0, at - 160):at])
+        m = _OFFICE_BEFORE.search(before)
+        if m is None:
+            continue
+        office = re.sub(r"^(?:The|This|That|Our|Their|His|Her) ", "", m.group(1)).rstrip(", ")
+        if _role_match(question_words, office):
+            return name, office
+    return None
 
 
 _STYLES = _TITLES | frozenset("king queen prince princess duke duchess earl count".split())
@@ -551,6 +580,14 @@ def render_pick(c: Candidate, question: str, kind: str | None) -> str:
     if kind == "person" and _speaks_as_asked(content_words(question), s):
         office = re.sub(r"^the\s+", "", role, flags=re.I)  # "speaking as Prime Minister"
         head = f"{speaker}, speaking as {office}" + (f" on {when}" if when else "")
+        return f"{head} [{s.number}]{under}: {_quote(c.sentence)}{after}"
+    holder = office_holder(c.sentence, question) if kind == "person" else None
+    if holder is not None:
+        # Who holds the office first, then who said so: "Who was Chancellor in July 2022?" is
+        # answered "Nadhim Zahawi, named as Chancellor by Simon Clarke…", not "Simon Clarke…".
+        name, office = holder
+        head = f"{name}, named as {office}" + (f" by {speaker}" if speaker else "") + \
+            (f" on {when}" if when else "")
         return f"{head} [{s.number}]{under}: {_quote(c.sentence)}{after}"
     if speaker or under:
         return f"{cited}{under}: {_quote(c.sentence)}{after}"
