@@ -488,6 +488,22 @@ def test_the_sentence_after_a_quoted_one_joins_the_excerpt_more_easily():
     assert "special needs" in text and "weather" not in text
 
 
+def test_a_second_source_joins_an_open_answer_only_when_it_speaks_of_the_subject():
+    q = "What was the government's immigration policy?"
+    line = "We will get flights to Rwanda off the ground to end illegal immigration."
+    best = Candidate(Source(1, "a", "2024-03-06", "PMQs", "Rishi Sunak", line, score=0.9),
+                     line, 1.0, 0)
+    # the second source's line need not say the word, so long as the source speaks of it
+    for passage, joins in [("The Government's NHS workforce plan will double medical school "
+                            "places. Fuel duty is frozen.", False),
+                           ("Our system will be based on skills. Net immigration must fall.",
+                            True)]:
+        two = Source(2, "b", "2024-03-06", "Debate", "Jeremy Hunt", passage, score=0.8)
+        second = Candidate(two, passage.split(". ")[0] + ".", 0.9, 0)
+        text = quoted_answer(q, extract(q, [best, second], mode="decay"))
+        assert ("Jeremy Hunt [2]" in text) is joins
+
+
 def test_who_and_when_without_a_subject_quotes_the_opening_of_the_longest_statement():
     long = ("There will be no recorded votes for the remainder of the day. Members may attend "
             "committee hearings this afternoon. We hope to debate the nominee this afternoon. "

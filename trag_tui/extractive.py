@@ -376,7 +376,8 @@ _NOT_SUBJECT = content_words("uk british britain government parliament house com
 _NOT_ABOUT = _NOT_SUBJECT | content_words(
     "how has have did does the trend trends evolve evolved evolution develop developed change "
     "changed compare compared comparison differ difference between versus over years time since "
-    "position stance view views discussion debate debates said say official plans")
+    "position stance view views discussion debate debates said say official plans decide "
+    "decided decision")
 
 
 def _topic(question_words: set[str], sources: Sequence[Source], theirs: set[int]) -> set[str]:
@@ -753,7 +754,12 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
             break
     second = next((c for c in rest if c.source.number != top.source.number
                    and c.sentence != top.sentence), None)
-    if second is not None and second.score >= 0.85 * best.score:
+    # A second source nearly as good joins when it speaks of what was asked about: a Budget
+    # speech on "the Government's NHS workforce plan" is no answer to "the government's
+    # immigration policy".
+    about = content_words(question) - _NOT_ABOUT - _NOT_TOPIC
+    if second is not None and second.score >= 0.85 * best.score \
+            and (not about or about & content_words(second.source.passage)):
         picks.append(second)
     return picks
 
