@@ -704,6 +704,22 @@ def test_a_news_page_s_furniture_is_not_quoted(text, quoted):
     assert quotable(text) == quoted
 
 
+def test_a_quote_that_names_no_holder_of_the_office_asked_about_says_so_first():
+    tq = TQ("Who was Home Secretary in 2020?", "point_in_time", start=dt.date(2020, 1, 1),
+            end=dt.date(2020, 12, 31), semantic_query="Home Secretary")
+    said = "The Home Secretary has appointed a clandestine channel threat commander."
+    res = result("hard_filter", tq, [hit(1, "2020-10-21", said, speaker="Chris Philp")])
+    done = run(res, evidence_only=True)[-1]
+    # "Chris Philp [1]: “The Home Secretary has…”" must not read as naming him
+    assert done.answer.startswith("No source found names who held that office; the closest "
+                                  "they come:\nChris Philp [1] (21 October 2020): “")
+    named = "The Home Secretary, Priti Patel, has appointed a clandestine channel threat commander."
+    done = run(replace(res, hits=[hit(1, "2020-10-21", named, speaker="Chris Philp")]),
+               evidence_only=True)[-1]
+    assert done.answer.startswith("Priti Patel, named as Home Secretary by Chris Philp on "
+                                  "21 October 2020 [1]: “")
+
+
 def test_an_answer_whose_sources_never_name_whom_it_asks_about_says_so_first():
     res = hybrid_result()
     res = replace(res, query=replace(res.query, question="What did Roger Federer say about mortgage costs?"))

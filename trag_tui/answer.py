@@ -412,6 +412,9 @@ def answer(result, passages: Mapping[int, str], *, generator: GeneratorSource = 
         labels = {g: (g.capitalize() + " sources" if result.mode == "evolution" else g)
                   for g in groups}
         text = extractive.quoted_answer(q.question, picks_, kind=kind, labels=labels)
+        if text and not missing and extractive.holder_unnamed(q.question, picks_, kind):
+            # the quote speaks of the office asked about but names no one holding it
+            text = closest_note("names who held that office") + text
         if text:
             shown.append(text)
             timings.setdefault("first_shown", elapsed())
@@ -521,7 +524,12 @@ def sigint_cancels(cancel: threading.Event) -> Iterator[threading.Event]:
 def unmentioned_note(names: Sequence[str]) -> str:
     """The line that opens an answer whose sources never name who or what was asked about."""
     listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
-    return f"No source found mentions {listed}; the closest they come:\n"
+    return closest_note(f"mentions {listed}")
+
+
+def closest_note(lacking: str) -> str:
+    """The line before a quote that is the nearest the sources come to an answer."""
+    return f"No source found {lacking}; the closest they come:\n"
 
 
 def dropped_note(n: int) -> str:

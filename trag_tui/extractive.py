@@ -639,6 +639,14 @@ def _holds(c: Candidate, question: str, kind: str | None) -> bool:
     return gives(kind, c.sentence, question, c.source.date)
 
 
+def holder_unnamed(question: str, picks: Sequence[Candidate], kind: str | None) -> bool:
+    """Is an office's holder asked for ("Who was Home Secretary in 2020?") and named by none of
+    the quoted sentences, nor the speaker in it? Then "Chris Philp [6]: “The Home Secretary has
+    appointed…”" must not read as naming him."""
+    return kind == "person" and bool(content_words(question) & _NOUNS) and bool(picks) \
+        and not any(_holds(c, question, kind) for c in picks)
+
+
 _YEAR_ASKED = re.compile(r"\b(?:what|which) year\b|\bhow long\b|\bdecade\b|\bcentury\b", re.I)
 
 
@@ -717,6 +725,9 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
     if kind is not None:
         if not any(_holds(p, full, kind) for p in picks):
             typed = [c for c in rest if _holds(c, full, kind)]
+            if kind == "person" and content_words(full) & _NOUNS:
+                typed = [c for c in typed if office_holder(c.sentence, full) is not None
+                         or _speaks_as_asked(content_words(full), c.source)]
             if kind == "person":
                 # Of the source's good sentences that name someone, the one naming whom the
                 # source talks about most: a tribute says "Verlie" ten times, "Las Vegas" once.
