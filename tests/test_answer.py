@@ -695,9 +695,14 @@ def test_only_a_story_s_opening_is_read_as_a_dateline():
     ("(Photo by Justin Sullivan/Getty Images) Gas prices over $6 are displayed.",
      ["Gas prices over $6 are displayed."]),
     ("Editors USA TODAY Biden is set to announce the plan.", ["Biden is set to announce the plan."]),
+    ("QUIZ TIME Which landmark is rusting? A. Eiffel Tower B. Golden Gate Bridge C. Taj Mahal "
+     "D. Big Ben IN MEMORIAM James Caan has died.",
+     ["QUIZ TIME Which landmark is rusting?", "IN MEMORIAM James Caan has died."]),
     # not furniture: a slash in the text, a credit-like word mid-sentence
     ("The 24/7 news cycle wears on. He quoted AP reports.",
      ["The 24/7 news cycle wears on.", "He quoted AP reports."]),
+    ("A. J. Smith met B. B. King. C. S. Lewis wrote it.",
+     ["A. J. Smith met B. B. King.", "C. S. Lewis wrote it."]),
 ])
 def test_a_news_page_s_furniture_is_not_quoted(text, quoted):
     # a video widget, a gallery counter, a photo credit or a byline is not what the story says

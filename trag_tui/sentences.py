@@ -61,7 +61,8 @@ _DATELINE = re.compile(
 #: A news page's furniture crawled with its text: a video widget ("JUST WATCHED <another
 #: video's title> Replay More Videos ..."), a gallery's counter, a photo credit before the
 #: sentence it captions ("Brandon Bell/Getty Images ", "(Photo by Justin Sullivan/Getty
-#: Images)"), an editors' byline. None of it is what the story says.
+#: Images)"), an editors' byline, a quiz's lettered choices ("A. Eiffel Tower B. Golden Gate
+#: Bridge C. Taj Mahal D. Big Ben"). None of it is what the story says.
 _FURNITURE = re.compile(
     r"JUST WATCHED\b.*?(?:Replay More Videos\s*(?:\.\.\.|…)|MUST WATCH\b|$)\s*"
     r"|^Replay More Videos\s*(?:\.\.\.|…)?\s*"
@@ -71,6 +72,7 @@ _FURNITURE = re.compile(
     r"|^(?:[A-Z][\w.'’-]*[ -]){0,3}[A-Z][\w.'’-]*/(?:[\w.'’ -]+/)*[\w.'’ -]*"
     r"(?:Getty Images|Images|AP|Reuters|AFP)\s+(?=[A-Z\"“‘'])"
     r"|^Editors USA TODAY\s+"
+    r"|^A\.\s.{1,80}?\sB\.\s.{1,80}?\sC\.\s.{1,80}?\sD\.\s+(?:(?![A-Z]{2,}\b)\S+\s*){1,5}"
 )
 
 
