@@ -604,6 +604,31 @@ def test_news_asked_about_in_the_present_leans_to_the_later_report(titles, newes
     assert next(c for c in past if c.position != HEADLINE).source.doc_id == "old"
 
 
+@pytest.mark.parametrize("titles, fresh_first", [
+    (("LeBron James signs his contract extension", "LeBron James buys into a new league"), True),
+    (("conv-1 session 2: Ann and Bo", "conv-1 session 9: Ann and Bo"), False),
+])
+def test_news_asked_about_with_no_time_leans_to_the_days_before_it_is_asked(titles, fresh_first):
+    """Asked in the past tense, with no time named, on 30 September: the report of that week
+    is the news meant, over an equally good one from August; a conversation has no such lean."""
+    sources = [
+        Source(1, "aug", "2022-08-18", titles[0], "",
+               "LeBron James agreed a deal in the basketball league.", score=0.9),
+        Source(2, "sep", "2022-09-29", titles[1], "",
+               "LeBron James agreed a deal in the pickleball league.", score=0.8),
+    ]
+    q = "Which league did LeBron James agree a deal in?"
+
+    def first(mode="hybrid", **kw):
+        ranked = rank(q, sources, mode=mode, **kw)
+        return next(c for c in ranked if c.position != HEADLINE).source.doc_id
+
+    assert first() == "aug"  # without the day asked, the retrieval order stands
+    assert (first(as_of="2022-09-30") == "sep") is fresh_first
+    # a point-in-time question has its period already: no lean
+    assert first("hard_filter", as_of="2022-09-30") == "aug"
+
+
 def test_a_period_whose_sources_do_not_speak_of_the_subject_is_left_out():
     """Over the oldest sources retrieval had, about a trip to NATO, the older block would quote
     something that is no answer to how the climate targets changed."""

@@ -370,7 +370,7 @@ def answer(result, passages: Mapping[int, str], *, generator: GeneratorSource = 
     question = q.semantic_query or q.question
     kind = extractive.answer_type(q.question)
     ranked = extractive.rank(question, sources, mode=result.mode, embedder=embedder, kind=kind,
-                             full=q.question)
+                             full=q.question, as_of=q.as_of)
     lines = evidence(ranked)
     picks = _context_picks(ranked)
     messages = sentence_messages(result, picks) if gen is not None else []

@@ -418,15 +418,20 @@ _OPPOSITION = content_words("shadow opposition")
 _PRESENT = re.compile(r"\b(?:is|are|has|have|will|can|could|does|do)\b", re.I)
 
 
+FRESH, FRESH_HALF_LIFE = 0.2, 7  # the lean to fresh news, and the days it takes to halve
+
+
 def rank(question: str, sources: Sequence[Source], *, mode: str | None = None, embedder=None,
-         kind: str | None = None, full: str | None = None) -> list[Candidate]:
+         kind: str | None = None, full: str | None = None,
+         as_of: object = None) -> list[Candidate]:
     """Every sentence of the sources, best answer first.
 
     The score adds the embedding similarity to the question (when an embedder is given), the
     share of the question's words the sentence holds, and bonuses for holding what the answer
     type asks for; newer sources win ties when the present state is asked for. `question` is
     what retrieval searched for (the time taken out); `full`, the question as asked, says what
-    kind of figure is wanted ("How many…", "How much does it cost…").
+    kind of figure is wanted ("How many…", "How much does it cost…"); `as_of`, the day it is
+    asked on, how fresh each news report is.
     """
     full = full or question
     kind = kind if kind is not None else answer_type(full)
@@ -468,6 +473,10 @@ def rank(question: str, sources: Sequence[Source], *, mode: str | None = None, e
     # said of themselves once ("my grandma is from Sweden") holds in every later session.
     news = sum(1 for r in rows if r[2] == HEADLINE) >= 0.5 * len(sources)  # most carry a headline
     lean = 0.2 if mode == "hybrid" and _PRESENT.search(ask) and news else 0.0
+    # News asked about with no time named is the news of the days before it is asked: "Which
+    # league is LeBron James buying a team in?" is this week's pickleball deal, not August's
+    # contract. A report loses half of the lean for each week before the day asked.
+    asked_on = iso_day(as_of) if mode == "hybrid" and news else None
     order = {id(s): i for i, s in enumerate(sorted(sources, key=lambda s: -s.score))}
     # Who said it is part of the question: "What did the Chancellor say…", "What did Senator
     # Lott say…". When some source is theirs, the others' sentences are not the answer.
@@ -519,6 +528,9 @@ def rank(question: str, sources: Sequence[Source], *, mode: str | None = None, e
                 score += COUNT_BONUS
         if lean and s.date:
             score += lean * newness.get(s.date, 0.0)
+        day = iso_day(s.date) if asked_on else None
+        if asked_on and day:
+            score += FRESH * 0.5 ** (max(0, (asked_on - day).days) / FRESH_HALF_LIFE)
         if mode == "decay" and s.date:
             # The present state is what the newest sources say; a typed question ("who is",
             # "what rate") wants that state, an open one only leans towards it.
