@@ -233,6 +233,37 @@ def test_a_user_tau_is_used_as_given_in_current_and_hybrid_modes(news, tau):
                 assert h.scores["decay"] == pytest.approx(1 + delta * math.exp(-age / tau))
 
 
+def test_news_worded_as_happening_now_leans_to_the_last_days_unless_a_source_is_named(tmp_path):
+    from trag_tui.retrieval.modes import ONGOING_DELTA, ONGOING_TAU, PRIOR_DELTA
+
+    rows = [{"id": f"{source}-{day}", "date": f"2022-06-{day:02d}", "title": f"Climate bill, {day} June",
+             "source": source, "text": f"The climate bill went before parliament, {source} reported."}
+            for source in ("Reuters", "Bloomberg") for day in (1, 9, 15, 20, 28)]
+    index = _build(tmp_path, rows, name="wires.db")
+    settings = index.settings.replace(tau=20.0)
+    as_of = dt.date(2022, 6, 30)
+
+    def factors(question):
+        res = search(index, question, as_of=as_of, settings=settings, halt=False)
+        assert res.mode == "hybrid" and len(res.hits) >= 3
+        assert res.query.ongoing is (" has " in question)
+        assert (res.scope is not None) is ("Reuters" in question)
+        return [(h.scores["decay"], (as_of - dt.date.fromisoformat(h.date)).days) for h in res.hits]
+
+    try:
+        for decay, age in factors("Which climate bill has parliament passed?"):
+            assert decay == pytest.approx((1 + PRIOR_DELTA * math.exp(-age / 20.0))
+                                          * (1 + ONGOING_DELTA * math.exp(-age / ONGOING_TAU)))
+        # in the past tense, or naming whose reports (a named source's own reports are not
+        # superseded so): the mild prior alone
+        for question in ("Which climate bill did parliament pass?",
+                         "Reuters has reported which climate bill parliament passed?"):
+            for decay, age in factors(question):
+                assert decay == pytest.approx(1 + PRIOR_DELTA * math.exp(-age / 20.0))
+    finally:
+        index.close()
+
+
 def test_scope_scoring_is_pure_and_ordered():
     import numpy as np
 

@@ -477,6 +477,21 @@ def test_semantic_query(question, semantic):
     assert parse(question, AS_OF).semantic_query == semantic
 
 
+@pytest.mark.parametrize("question, ongoing", [
+    ("Taco Bell has brought back which much-loved menu item?", True),
+    ("A growing number of people are fleeing their expensive cities. Where to?", True),
+    ("When will NASA next attempt to launch Artemis I?", True),
+    ("How many people have died in the floods?", True),
+    ("What is the Rwanda scheme?", False),
+    ("What arguments were made about the Trident nuclear deterrent?", False),
+    ("Which countries have nuclear weapons?", False),
+])
+def test_a_question_worded_as_happening_now_is_marked_but_stays_timeless(question, ongoing):
+    got = parse(question, AS_OF)
+    assert got.intent == "none" and got.ongoing is ongoing
+    assert "ongoing" not in got.to_dict()  # not part of the contract
+
+
 def test_to_dict_is_json_ready_with_exactly_the_contract_keys():
     got = parse("How did inflation trends change between the July and October 2025 Beige Books?", AS_OF).to_dict()
     assert list(got) == ["question", "intent", "start", "end", "periods", "semantic_query", "as_of",

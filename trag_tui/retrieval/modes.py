@@ -33,6 +33,9 @@ INTENT_MODE = {
 }
 # The mild recency prior of questions with no time in them: among equals, the newer first.
 PRIOR_DELTA = 0.1
+# A question with no time in it worded as happening now ("has brought back", "will soon"),
+# naming no one: the days before it is asked come first, as news of that week.
+ONGOING_DELTA, ONGOING_TAU = 0.8, 14.0
 PRIOR_TAU = 5 * 365.0
 PRIOR_CADENCES = 3.0
 CURRENT_CADENCES = 3.0
@@ -284,8 +287,15 @@ def _hybrid(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchResult:
     tau = s.tau  # a user's time scale is used as given; 0 reads it from the publication cadence
     if s.tau <= 0:
         tau = scoring.cadence_tau([info[u].day for u, _ in ranked], PRIOR_CADENCES, PRIOR_TAU)
-    decayed, factor = scoring.apply_decay(
-        ranked, {u: i.day for u, i in info.items()}, as_of_day, "exp", delta=PRIOR_DELTA, tau=tau)
+    dated = {u: i.day for u, i in info.items()}
+    decayed, factor = scoring.apply_decay(ranked, dated, as_of_day, "exp", delta=PRIOR_DELTA, tau=tau)
+    if tq.ongoing and r.scope is None:
+        # "Which menu item has Taco Bell brought back?" asks about the last days' news. What a
+        # named speaker says of themselves is not superseded so: a scoped question keeps the
+        # mild prior alone.
+        decayed, now = scoring.apply_decay(decayed, dated, as_of_day, "exp", delta=ONGOING_DELTA,
+                                           tau=ONGOING_TAU)
+        factor = {u: f * now.get(u, 1.0) for u, f in factor.items()}
     parts["decay"] = factor
     return _finish(tq, "hybrid", decayed, info, parts, agree, k, halt)
 

@@ -16,6 +16,15 @@ from .lexicon import lazy
 RECENCY_CUES = lazy(
     r"latest|most recent|current|now|today|this week|recent|сейчас|actuel|aktuell|actual")
 
+# Verb forms of something happening around the day asked, in a question that names no time:
+# done lately ("has brought back", "have fled"), under way ("are fleeing") or ahead ("will
+# soon", "next"). Not a time cue (the question stays `none`), but a news question so worded is
+# about the news of the last days ("Which menu item has Taco Bell brought back?").
+ONGOING = lazy(
+    r"\b(?:has|have)\s+(?:(?:not|never|just|already|now|finally|recently|been)\s+)*[a-z]+"
+    r"(?:ed|en|wn|ght|ne|un|de|id|ld|nd|ft|st|ot|it|ut|et|nt|lt|pt|ck|od|on|ung|um)\b"
+    r"|\b(?:is|are)\s+(?:now\s+|still\s+)?[a-z]{3,}ing\b|\bwill\b|\bsoon\b|\bnext\b|\bupcoming\b")
+
 CURRENT_CUES = lazy(
     r"\b(?:current(?:ly)?|now(?:adays)?|at\s+present|presently|at\s+the\s+moment|right\s+now|latest|"
     r"most\s+recent(?:ly)?|recent(?:ly)?|these\s+days|still|any\s*more|up[-\s]to[-\s]date|"

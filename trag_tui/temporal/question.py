@@ -25,6 +25,7 @@ from .cues import (
     EVOLUTION_CUES,
     FIXED_HEADS,
     HOW_MUCH,
+    ONGOING,
     ORIGIN_BEFORE,
     PAST_TENSE,
     PRESENT_PROGRESSIVE,
@@ -73,6 +74,9 @@ class TemporalQuery:
     # A word that asks outright for the newest state ("latest", "now"); not part of the
     # contract's JSON, since `expressions` already lists it.
     recency_cue: str | None = None
+    # Worded as happening around the day asked ("has brought back", "are fleeing", "will soon");
+    # not part of the contract's JSON either: the intent does not change for it.
+    ongoing: bool = False
 
     def to_dict(self) -> dict:
         """JSON-ready form: dates as ISO strings or None, periods as [[start, end], ...]."""
@@ -719,6 +723,7 @@ def parse(question: str, as_of: dt.date) -> TemporalQuery:
         expressions=tuple(e for e in expressions if e),
         reason=decision.reason,
         recency_cue=next((e for e in expressions if e and RECENCY_CUES.search(e)), None),
+        ongoing=bool(ONGOING.search(question)),
     )
 
 
