@@ -33,11 +33,11 @@ INTENT_MODE = {
 }
 # The mild recency prior of questions with no time in them: among equals, the newer first.
 PRIOR_DELTA = 0.1
+PRIOR_TAU = 5 * 365.0
+PRIOR_CADENCES = 3.0
 # A question with no time in it worded as happening now ("has brought back", "will soon"),
 # naming no one: the days before it is asked come first, as news of that week.
 ONGOING_DELTA, ONGOING_TAU = 0.8, 14.0
-PRIOR_TAU = 5 * 365.0
-PRIOR_CADENCES = 3.0
 CURRENT_CADENCES = 3.0
 RECENT_CADENCES = 2.0  # width of the current mode's second, recent pass (0: no second pass)
 # A question that names a source without asking what it said: passages from elsewhere keep this
