@@ -695,3 +695,27 @@ def test_the_period_floor_needs_a_best_line_worth_something():
     ranked = [Candidate(newer, "The newer line.", 1.0, 0), Candidate(older, "The older line.", 0.4, 0)]
     picks = extract("How has it changed?", ranked, mode="evolution", groups=["older", "newer"])
     assert [p.source.doc_id for p in picks] == ["b"]
+
+
+def test_a_pronoun_answering_who_brings_the_sentence_that_says_who():
+    # "Tuesday night, he picked up his first Hart Trophy" scores best for "Who won the Hart
+    # Trophy?", but only the sentence before it says who "he" is.
+    src = Source(1, "a", "2022-06-21", "NHL awards", "",
+                 "Toronto Maple Leafs forward Auston Matthews took a major leap this season. "
+                 "Tuesday night, he picked up his first Hart Trophy as the league MVP. "
+                 "Igor Shesterkin won the Vezina Trophy.", score=0.9)
+    lines = ["Toronto Maple Leafs forward Auston Matthews took a major leap this season.",
+             "Tuesday night, he picked up his first Hart Trophy as the league MVP.",
+             "Igor Shesterkin won the Vezina Trophy."]
+    ranked = [Candidate(src, lines[1], 1.4, 1), Candidate(src, lines[2], 1.0, 2),
+              Candidate(src, lines[0], 0.6, 0)]
+    q = "Who won the NHL's Hart Trophy?"
+    answer = quoted_answer(q, extract(q, ranked, kind="person"), kind="person")
+    assert "Auston Matthews took a major leap this season. Tuesday night, he picked up" in answer
+    # a sentence that names its subject, or a question not asking who, is quoted as it is
+    q2 = "What did he pick up on Tuesday night?"
+    assert "Auston Matthews" not in quoted_answer(q2, extract(q2, ranked, kind=None), kind=None)
+    named = [replace(ranked[0], sentence="On Tuesday Matthews picked up his first Hart Trophy.")] \
+        + ranked[1:]
+    assert "took a major leap" not in quoted_answer(q, extract(q, named, kind="person"),
+                                                    kind="person")

@@ -675,6 +675,10 @@ def _salience(c: Candidate, question: str) -> int:
     return max(counts, default=0)
 
 
+# A sentence whose subject is a pronoun, after at most a short opening phrase ("Tuesday night,")
+_PRONOUN_SUBJECT = re.compile(r"^\W*(?:[^,.;:]{1,30},\s*)?(?:he|she|they)\b", re.I)
+
+
 def _story(c: Candidate, ranked: Sequence[Candidate]) -> Candidate:
     """For a headline, its story's best sentence (the headline itself when the source has none
     to quote); any other sentence is its own story."""
@@ -733,7 +737,14 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
     best = ranked[0]
     top = _story(best, ranked)  # a headline says what the story is; the quote comes from it
     picks = [top] + ([best] if best is not top else [])
-    rest = [c for c in ranked if c is not top and c is not best]
+    if kind == "person" and _PRONOUN_SUBJECT.match(top.sentence):
+        # "Tuesday night, he picked up his first Hart Trophy" answers "who?" only with the
+        # sentence before it, which says who "he" is
+        before = next((c for c in ranked if c.source is top.source
+                       and c.position == top.position - 1 >= 0), None)
+        if before is not None:
+            picks.append(before)
+    rest = [c for c in ranked if all(c is not p for p in picks)]
     if kind is not None:
         if not any(_holds(p, full, kind) for p in picks):
             typed = [c for c in rest if _holds(c, full, kind)]
