@@ -425,6 +425,19 @@ def test_change_within_one_period_is_point_in_time(question, start, end):
     check(question, "point_in_time", start, end)
 
 
+@pytest.mark.parametrize("question,intent,end", [
+    # a change asked about ahead is what is planned now: the latest documents, not a history
+    ("How much will defence spending rise by 2027?", "current", "2025-11-22"),
+    ("How is public debt expected to change by 2030?", "current", "2025-11-22"),
+    ("How will the asylum system change?", "none", None),
+])
+def test_a_change_asked_about_ahead_is_no_history(question, intent, end):
+    check(question, intent, None, end)
+    # the same change asked about in the past is one
+    assert parse("How much has defence spending risen since 2020?", AS_OF).intent == "evolution"
+    assert parse("How has the 2030 target evolved?", AS_OF).intent == "evolution"
+
+
 Y = lambda y: (f"{y}-01-01", f"{y}-12-31")  # noqa: E731
 
 

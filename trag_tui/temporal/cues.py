@@ -104,6 +104,9 @@ CURRENT_BEFORE = lazy(
     r"(?:latest|recent|current|most\s+recent|neueste\w*|jüngste\w*|aktuelle\w*|derni[eè]re?s|récente?s|"
     r"últim[oa]s|recientes?|последн\w+|текущ\w+|недавн\w+)\s+$"
 )
+# A change asked about ahead ("How much will defence spending rise by 2027?"): what is planned
+# or forecast now, which the latest documents say, not a history.
+AHEAD = lazy(r"\b(?:will|shall|going\s+to|(?:expected|set|planned|projected|forecast)\s+to)\b")
 PAST_TENSE = lazy(
     r"\b(?:was|were|did|had|happened|said|discussed|debated|announced|был\w*|писали|говорил\w*|сказал\w*|"
     r"était|étaient|avait|fut|war|waren|wurde|wurden|hatte|gesagt|fue|fueron|era|eran|hubo|dijo)(?!\w)"

@@ -17,6 +17,7 @@ from typing import Literal
 
 from .calendar import add_days, shift, unit_span
 from .cues import (
+    AHEAD,
     CHANGE_BETWEEN,
     CHANGE_CUES,
     COMPARISON_CUES,
@@ -418,6 +419,7 @@ class _Cues:
     role: str | None  # also a present-progressive question ("What is the government planning?")
     quantity: str | None
     past: bool
+    ahead: bool  # worded in the future ("will", "expected to")
 
 
 def _found(pattern: LazyPattern, text: str) -> list[str]:
@@ -469,6 +471,7 @@ def _cues(text: str, masked: str) -> _Cues:
         role=role.group(0).strip() if role else None,
         quantity=_quantity(masked),
         past=bool(PAST_TENSE.search(masked)),
+        ahead=bool(AHEAD.search(masked)),
     )
 
 
@@ -548,6 +551,10 @@ def _decide(text: str, items: list[_Item], future: list[_Atom], cues: _Cues, as_
     # evolution: how something moved, across at most one span; a trend or a change asked about
     # inside one named period is read from that period's documents instead
     strong, weak = cues.evolution, cues.trend + cues.change
+    if cues.ahead and not named_items:
+        # "How much will defence spending rise by 2027?" asks what is planned or forecast, not
+        # a history; a period after as_of makes it one for the latest documents, below
+        strong, weak = [], []
     if strong or (weak and (not named_items or (len(named_items) == 1 and named_items[0].is_span))):
         why = (strong or weak)[0]
         if not named_items:
