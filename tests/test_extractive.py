@@ -545,6 +545,15 @@ def test_names_the_question_gives_that_no_source_mentions():
         ["Defence Secretary"]
     assert unmentioned("Who was the Health Secretary in 2013?", health) == []
     assert unmentioned("What did the Prime Minister say?", sources) == []
+    # an acronym is a name of one word, mentioned when written in words or with stops
+    labour = [Source(1, "o", "2011-10-12", "Labour market", "",
+                     "There were 2.57 million unemployed people. The National Health Service and "
+                     "the U.S.A. were not mentioned by the survey.", score=0.9)]
+    assert unmentioned("What was GDP growth in 2011?", labour) == ["GDP"]
+    assert unmentioned("What did the NHS get? And the USA?", labour) == []
+    assert unmentioned("What did Rachel Reeves say about GDP?", labour) == ["Rachel Reeves", "GDP"]
+    # a capitalised word alone is often a common one ("Christmas", "Britain" for the UK)
+    assert unmentioned("What did Britain do at Christmas?", labour) == []
 
 
 @pytest.mark.parametrize("title,expected", [

@@ -187,6 +187,19 @@ def asked(question: str) -> str:
 # Fringe", "Secretary of State for Defence"), "of"/"the" allowed inside.
 _NAME_PHRASE = re.compile(r"\b[A-Z][\w'’.-]*(?:\s+(?:of\s+|the\s+|for\s+)*[A-Z][\w'’.-]*){1,4}")
 _CALENDAR = frozenset(MONTHS) | frozenset(WEEKDAYS)
+# A name of one word is too often a common word capitalised ("Christmas", "Britain" for "UK");
+# an acronym ("GDP", "NATO") is a name of its own.
+_ACRONYM = re.compile(r"[A-Z]{3,6}")
+_NAME_PHRASE_OR_ACRONYM = re.compile(rf"{_NAME_PHRASE.pattern}|\b[A-Z]{{3,6}}\b")
+
+
+def _spelled_out(acronym: str, text: str) -> bool:
+    """Does the text write the acronym with stops ("U.S.A.") or in words ("gross domestic
+    product", "United States of America")? Reading too much as spelled out only leaves a note
+    unsaid."""
+    stops = r"\.?\s?".join(acronym)
+    words = r"\s+(?:(?:of|and|the|for|&)\s+)*".join(rf"{c}[\w'’-]*" for c in acronym)
+    return re.search(rf"(?<!\w)(?:{stops}\.?|{words})(?!\w)", text, re.I) is not None
 
 
 def unmentioned(question: str, sources: Sequence[Source]) -> list[str]:
@@ -199,22 +212,26 @@ def unmentioned(question: str, sources: Sequence[Source]) -> list[str]:
     Boston Fed" (the report says "Federal Reserve Bank of Boston"). Saying a name is missing
     when it is there would mislead; missing one that is absent only leaves the quote as it was.
     """
-    seen = " ".join(f"{s.passage} {s.title} {s.speaker} {s.role}" for s in sources).lower()
+    told = " ".join(f"{s.passage} {s.title} {s.speaker} {s.role}" for s in sources)
+    seen = told.lower()
     out = []
 
     def plain(word: str) -> str:
         return re.sub(r"['’]s$", "", word).strip(".").lower()
 
-    for m in (m for part in split(question) for m in _NAME_PHRASE.finditer(part)):
+    for m in (m for part in split(question) for m in _NAME_PHRASE_OR_ACRONYM.finditer(part)):
         words = m.group(0).split()
         while words and (plain(words[0]) in STOPWORDS or plain(words[0]) in _CALENDAR
                          or _WH.match(words[0])):
             words = words[1:]  # "Did Rishi Sunak…", "On Monday Keir Starmer…"
-        if len(words) < 2 or any(plain(w) in _CALENDAR for w in words):
+        if (len(words) < 2 and not _ACRONYM.fullmatch(" ".join(words))) \
+                or any(plain(w) in _CALENDAR for w in words):
             continue
         keys = [w for w in map(plain, words) if len(w) >= 3 and w not in STOPWORDS]
         # "Secretary" does not mention the Defence Secretary: an office is named by its own word
         keys = [w for w in keys if w not in _OFFICE_WORDS] or keys
+        if len(words) == 1 and _ACRONYM.fullmatch(words[0]) and _spelled_out(words[0], told):
+            continue
         if keys and not any(re.search(r"(?<!\w)" + re.escape(w) + r"(?!\w)", seen) for w in keys):
             out.append(re.sub(r"['’]s$", "", " ".join(words).rstrip(".")))
     return list(dict.fromkeys(out))
