@@ -654,6 +654,20 @@ def test_window_starts_at_a_whole_sentence_that_can_be_quoted():
         "Sentence number 4 says it."]
 
 
+def test_a_heading_stays_a_sentence_of_its_own_in_a_windowed_passage():
+    # Folding a report's line breaks had run its heading into the first sentence: "Net
+    # migration: 283,000 in the year to September 2018 Net migration to the UK…".
+    report = ("# Net migration: 283,000 in the year to September 2018\n\nNet migration to the UK "
+              "was estimated at **283,000**.\n\n## EU and non-EU ##\nEU net migration fell to "
+              "57,000. Programmers use C# daily.")
+    text, cut = window(report, report, 500, estimate_tokens)
+    assert not cut and "\n" not in text
+    assert quotable(text) == ["Net migration: 283,000 in the year to September 2018",
+                              "Net migration to the UK was estimated at 283,000.",
+                              "EU and non-EU", "EU net migration fell to 57,000.",
+                              "Programmers use C# daily."]
+
+
 @pytest.mark.parametrize("opening, quoted", [
     ("Washington (CNN) Kansas on Tuesday voted.", "Kansas on Tuesday voted."),
     ("Kyiv, Ukraine (CNN) The day was somber.", "The day was somber."),

@@ -36,16 +36,21 @@ def split(text: str, language: str = "en") -> list[str]:
     segment = _segmenter(language)
     for block in _LINES.split(text):
         block = _SPACE.sub(" ", block).strip()
-        if not block:
-            continue
-        for sentence in segment(block):
-            sentence = sentence.strip()
-            if sentence:
-                out.append(sentence)
+        for i, piece in enumerate(_CLOSED_HEADING.split(block)):
+            if i % 2:
+                out.append(piece)  # a heading is a sentence of its own
+                continue
+            for sentence in segment(piece.strip()) if piece.strip() else ():
+                sentence = sentence.strip()
+                if sentence:
+                    out.append(sentence)
     return out
 
 
-_MARKUP = re.compile(r"^#+\s*|\*\*|__")
+# A heading closed on its line ("# Net migration: 283,000 #"), as a passage keeps it once its
+# line breaks are folded.
+_CLOSED_HEADING = re.compile(r"(?:^|(?<=\s))(#{1,6} [^#]*?\S #)(?=\s|$)")
+_MARKUP = re.compile(r"^#+\s*|\s+#+$|\*\*|__")
 _NAME = r"[A-Z][\w.'’-]*"
 #: A news story's dateline: where it was filed and by which agency, not what it reports
 #: ("Washington (CNN) ", "London CNN Business — ", "RENO, Nev. – ", "(AP) — ").
