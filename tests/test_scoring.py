@@ -81,3 +81,10 @@ def test_cadence_tau_scales_and_clamps():
     assert scoring.cadence_tau([3, 2, 1, 0], multiple=3.0, fallback=365.0, lo=7.0) == 7.0
     assert scoring.cadence_tau([4000, 2000, 0], multiple=3.0, fallback=365.0) == 730.0
     assert scoring.cadence_tau([1, 1], multiple=3.0, fallback=365.0) == 365.0
+
+
+def test_within_keeps_the_hits_near_the_best():
+    ranked = [(1, 1.0), (2, 0.8), (3, 0.5), (4, 0.3)]
+    assert scoring.within(ranked, 0.5) == [(1, 1.0), (2, 0.8), (3, 0.5)]
+    assert scoring.within(ranked, 0.0) == ranked
+    assert scoring.within([], 0.5) == []

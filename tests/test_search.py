@@ -160,3 +160,22 @@ def test_evaluate_without_the_baseline_scores_the_engine_alike(idx):
     assert engine_only["engine"] == both["engine"]
     assert both["baseline"]["n_with_evidence"] == 2
     assert engine_only["baseline"]["n_with_evidence"] == 0 and engine_only["baseline"]["recall"] is None
+
+
+def test_evolution_leaves_out_a_stretch_with_nothing_on_the_subject(tmp_path):
+    # Each stretch of the span shows its best hit; a stretch holding only other subjects (the
+    # 2005 debates on fishing) has no evidence of how carbon budgets changed.
+    rows = [{"id": f"fish-{y}", "date": f"{y}-05-01", "title": f"Fishing {y}", "source": "MP",
+             "text": f"In {y} the House discussed fishing quotas and the fleet. " * 4}
+            for y in (2005, 2006)]
+    rows += [{"id": f"carbon-{y}", "date": f"{y}-05-01", "title": f"Carbon budget {y}",
+              "source": "MP", "text": f"In {y} the carbon budget target for emissions was set. " * 4}
+             for y in (2011, 2016, 2021, 2025)]
+    index = jsonl_index(tmp_path, rows, k=6)
+    try:
+        res = search(index, "How has the carbon budget target evolved?", as_of=AS_OF, k=6)
+        assert res.mode == "evolution"
+        assert {h.doc_id for h in res.hits} == {f"carbon-{y}" for y in (2011, 2016, 2021, 2025)}
+        assert res.hits[0].group == "older" and res.hits[0].date.startswith("2011")
+    finally:
+        index.close()

@@ -56,6 +56,7 @@ class Settings:
     tau: float = 0.0  # days; 0: a few publication gaps of the relevant candidates
     gamma: float = 0.5  # weight of the evidence-graph centrality term
     evolution_pool: int = 50
+    evolution_floor: float = 0.5  # a change over time is shown from hits this good against the best
     scope: str = "auto"  # auto: scope by the speakers and sources a question names; none: off
     # Where candidates come from: None, the index file; qdrant://HOST:PORT/COLLECTION or a folder
     # that `trag-tui push --to` filled: the same engine over a Qdrant collection.

@@ -376,7 +376,7 @@ def _evolution(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchResul
         days = replace(days, include_undated=False)
     ranked, info, parts, agree = _rank(r, tq.semantic_query, days, max(s.evolution_pool, s.candidates), s)
     ranked, also = _collapse(ranked, info)
-    pool = ranked[: s.evolution_pool]
+    pool = scoring.within(ranked[: s.evolution_pool], s.evolution_floor)
     picked = scoring.coverage_pick(
         [(u, sc, day) for u, sc in pool if (day := info[u].day) is not None], k,
         buckets=max(3, k // 2))

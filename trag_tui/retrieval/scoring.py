@@ -145,6 +145,16 @@ def only(ranked: Ranked, allowed: np.ndarray) -> Ranked:
     return [entry for entry, k in zip(ranked, keep) if k]
 
 
+def within(ranked: Ranked, share: float) -> Ranked:
+    """The entries scoring at least `share` of the best (best first, as ranked). A change over
+    time is shown from each stretch of the span; a stretch whose best hit is a poor match
+    (a 2005 Senate digest for "How have the climate targets evolved?") has nothing to show."""
+    if not ranked or share <= 0:
+        return list(ranked)
+    top = max(sc for _, sc in ranked)
+    return [(u, sc) for u, sc in ranked if sc >= share * top] if top > 0 else list(ranked)
+
+
 def prefer(ranked: Ranked, preferred: np.ndarray, factor: float) -> Ranked:
     """A strong prior: entries outside `preferred` (sorted ids) keep `factor` of their score."""
     if not ranked:
