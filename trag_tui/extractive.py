@@ -224,14 +224,14 @@ def unmentioned(question: str, sources: Sequence[Source]) -> list[str]:
         while words and (plain(words[0]) in STOPWORDS or plain(words[0]) in _CALENDAR
                          or _WH.match(words[0])):
             words = words[1:]  # "Did Rishi Sunak…", "On Monday Keir Starmer…"
-        if (len(words) < 2 and not _ACRONYM.fullmatch(" ".join(words))) \
-                or any(plain(w) in _CALENDAR for w in words):
+        acronym = len(words) == 1 and _ACRONYM.fullmatch(words[0]) is not None
+        if (len(words) < 2 and not acronym) or any(plain(w) in _CALENDAR for w in words):
+            continue
+        if acronym and _spelled_out(words[0], told):
             continue
         keys = [w for w in map(plain, words) if len(w) >= 3 and w not in STOPWORDS]
         # "Secretary" does not mention the Defence Secretary: an office is named by its own word
         keys = [w for w in keys if w not in _OFFICE_WORDS] or keys
-        if len(words) == 1 and _ACRONYM.fullmatch(words[0]) and _spelled_out(words[0], told):
-            continue
         if keys and not any(re.search(r"(?<!\w)" + re.escape(w) + r"(?!\w)", seen) for w in keys):
             out.append(re.sub(r"['’]s$", "", " ".join(words).rstrip(".")))
     return list(dict.fromkeys(out))
