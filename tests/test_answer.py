@@ -9,6 +9,7 @@ import datetime as dt
 import json
 import os
 import threading
+import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -666,6 +667,10 @@ def test_a_heading_stays_a_sentence_of_its_own_in_a_windowed_passage():
                               "Net migration to the UK was estimated at 283,000.",
                               "EU and non-EU", "EU net migration fell to 57,000.",
                               "Programmers use C# daily."]
+    # a hostile line (a heading marker, then 100,000 spaces) costs no more than a plain one
+    started = time.perf_counter()
+    window("# x" + " " * 100_000 + "y", "", 50, estimate_tokens)
+    assert time.perf_counter() - started < 2.0
 
 
 @pytest.mark.parametrize("opening, quoted", [

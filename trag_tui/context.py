@@ -134,11 +134,21 @@ def _role(meta: str | None) -> str:
 # A Markdown heading ends at its line, which folding the whitespace would lose ("# Net migration:
 # 283,000 in the year to September 2018 Net migration to the UK…" read as one sentence); it is
 # closed the way Markdown allows, "# Heading #", so the sentence splitter still sees its end.
-_HEADING = re.compile(r"^[ \t]*(#{1,6}[ \t]+\S[^\n]*?)[ \t#]*$", re.M)
+_HEADING = re.compile(r"[ \t]*#{1,6}[ \t]+[^\s#]")
+
+
+def _close_headings(text: str) -> str:
+    if "#" not in text:
+        return text
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if _HEADING.match(line):
+            lines[i] = line.rstrip(" \t#") + " #"
+    return "\n".join(lines)
 
 
 def _clean(text: str) -> str:
-    return re.sub(r"\s+", " ", _HEADING.sub(r"\1 #", text or "")).strip()
+    return re.sub(r"\s+", " ", _close_headings(text or "")).strip()
 
 
 def window(passage: str, chunk: str, limit: int, count: TokenCounter) -> tuple[str, bool]:
