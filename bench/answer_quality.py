@@ -21,7 +21,12 @@ Figures per set and pipeline (printed as JSON):
 Usage:
     python bench/answer_quality.py --set sample=sample.db \\
         --set realtimeqa=rtqa.db --set locomo=locomo.db [--pipelines whole,grounded] \\
-        [--records out.jsonl]
+        [--records out.jsonl] [--retrieval-cache rtqa.pkl]
+
+`--retrieval-cache` keeps each question's search result and passages in a file of this run's
+own making (pickle: load only a file you wrote), so answer rules can be re-measured on the same
+sources in minutes, without searching again; a cache built before a retrieval change measures
+the old retrieval.
 """
 from __future__ import annotations
 
@@ -29,6 +34,7 @@ import argparse
 import collections
 import datetime as dt
 import json
+import pickle
 import re
 import statistics
 import sys
@@ -228,7 +234,8 @@ def summarise(rows: list[dict], pipeline: str, with_choices: bool, with_f1: bool
     return out
 
 
-def run_set(name: str, db: Path, pipelines: list[str], records, limit: int | None) -> dict:
+def run_set(name: str, db: Path, pipelines: list[str], records, limit: int | None,
+            cache_path: Path | None = None) -> dict:
     settings = Settings.load(db=db)
     idx = open_index(db, settings)
     gen = load_generator(settings) if set(pipelines) - {"quoted"} else None
@@ -237,12 +244,22 @@ def run_set(name: str, db: Path, pipelines: list[str], records, limit: int | Non
     qs = load_questions(name, QUESTIONS[name])
     if limit:
         qs = qs[:limit]
+    cache: dict = {}
+    if cache_path is not None and cache_path.exists():
+        with cache_path.open("rb") as fh:
+            cache = pickle.load(fh)  # noqa: S301 - a file this bench wrote
+    fresh = False
     rows = []
     for i, q in enumerate(qs, 1):
         as_of = dt.date.fromisoformat(q["as_of"]) if q["as_of"] else dt.date.today()
-        result = search(idx, q["question"], as_of=as_of, k=settings.k, settings=settings,
-                        retriever=retriever)
-        quotes = fetch_quotes(idx.conn, result.hits)
+        key = (name, q["id"], q["question"], q["as_of"])
+        if key in cache:
+            result, quotes = cache[key]
+        else:
+            result = search(idx, q["question"], as_of=as_of, k=settings.k, settings=settings,
+                            retriever=retriever)
+            quotes = fetch_quotes(idx.conn, result.hits)
+            cache[key], fresh = (result, quotes), True
         passages = {c: t for c, (t, _) in quotes.items()}
         roles = {c: r for c, (_, r) in quotes.items()}
         row = {"set": name, "id": q["id"], "question": q["question"], "golds": q["golds"],
@@ -277,6 +294,9 @@ def run_set(name: str, db: Path, pipelines: list[str], records, limit: int | Non
             records.flush()
         print(f"{name} {i}/{len(qs)}", file=sys.stderr, end="\r")
     idx.close()
+    if cache_path is not None and fresh:
+        with cache_path.open("wb") as fh:
+            pickle.dump(cache, fh)
     print(file=sys.stderr)
     out = {p: summarise(rows, p, name == "realtimeqa", name == "locomo") for p in pipelines}
     if "whole" in out and "grounded" in out:
@@ -296,6 +316,9 @@ def main() -> None:
     ap.add_argument("--pipelines", default="whole,grounded")
     ap.add_argument("--records", type=argparse.FileType("w"), help="per-question JSONL")
     ap.add_argument("--limit", type=int, help="first N questions only (for a quick look)")
+    ap.add_argument("--retrieval-cache", type=Path, metavar="FILE",
+                    help="reuse (or first store) each question's sources: re-measure answer "
+                         "rules without searching again")
     ap.add_argument("--summarise", type=Path, metavar="RECORDS",
                     help="print the figures of an earlier run's --records file instead of running")
     args = ap.parse_args()
@@ -315,7 +338,10 @@ def main() -> None:
         name, _, db = item.partition("=")
         if name not in QUESTIONS:
             ap.error(f"unknown set {name!r}")
-        report[name] = run_set(name, Path(db), pipelines, args.records, args.limit)
+        cache = args.retrieval_cache
+        if cache is not None and len(args.set) > 1:
+            cache = cache.with_name(f"{cache.stem}.{name}{cache.suffix}")
+        report[name] = run_set(name, Path(db), pipelines, args.records, args.limit, cache)
     print(json.dumps(report, indent=2))
 
 
