@@ -276,5 +276,8 @@ def test_only_a_backward_looking_time_dates_what_a_sentence_reports():
 
     assert reported_when("I went to the group yesterday.", "2023-05-08").label == "7 May 2023"
     assert reported_when("We paid it ten years ago.", "2023-05-08").label == "2013"
+    # a number written as two words is one number: not "one years ago" out of "Thirty-one"
+    assert reported_when("Thirty-one years ago, it declared independence.", "2022-08-24").label == "1991"
+    assert reported_when("It began twenty five years ago.", "2022-08-24").label == "1997"
     # "this autumn" said in July may be the coming autumn: no date is better than a wrong one
     assert reported_when("The discount comes this autumn.", "2022-07-20") is None

@@ -172,6 +172,8 @@ PERIODS = [
      "2025-11-22"),
     ("Why is unemployment lower than two months ago?", "2025-09-22", "2025-11-22"),
     ("Where did Caroline move from 4 years ago?", "2021-01-01", "2021-12-31"),
+    ("What was decided thirty-one years ago?", "1994-01-01", "1994-12-31"),
+    ("What was decided twenty five years ago?", "2000-01-01", "2000-12-31"),
     ("last week", "2025-11-10", "2025-11-16"),
     ("this week", "2025-11-16", "2025-11-22"),  # the seven days ending on as_of
     ("Summarise this week's debates", "2025-11-16", "2025-11-22"),

@@ -253,7 +253,8 @@ _RELATIVE = re.compile(
 # "this autumn" in July may be the coming one, and a wrong date is worse than none.
 _LOOKS_BACK = re.compile(
     r"(?i)yesterday|today|tonight|last \w+|the (?:day|week|month|year) before|"
-    r"(?:\w+|\d+) (?:days?|weeks?|months?|years?) ago|earlier this (?:week|month|year)")
+    r"(?:\w+(?:[- ]\w+)?|\d+) (?:days?|weeks?|months?|years?) ago|"
+    r"earlier this (?:week|month|year)")
 
 
 @dataclass(frozen=True)
