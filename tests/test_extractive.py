@@ -728,3 +728,28 @@ def test_a_pronoun_answering_who_brings_the_sentence_that_says_who():
         + ranked[1:]
     assert "took a major leap" not in quoted_answer(q, extract(q, named, kind="person"),
                                                     kind="person")
+
+
+def test_a_year_asked_for_is_given_by_a_year_not_by_the_day_it_was_said():
+    q = ("Ukrainians this week celebrated Independence Day, which marks the date the country "
+         "split from the Soviet Union in which year?")
+    said = [
+        Source(1, "d1", "2022-08-23", "Ukraine marks Independence Day", "",
+               "Ukraine's Independence Day, which on Wednesday marked the 31st anniversary of "
+               "when the country voted to break with the Soviet Union, was a somber affair.",
+               score=0.9),
+        Source(2, "d2", "2022-08-24", "Independence Day in wartime", "",
+               "Parades were cancelled in Kyiv this year. Celebrating the day it declared "
+               "independence from the Soviet Union, Aug. 24, 1991, has been a way for Ukraine "
+               "to push away from its past.", score=0.8),
+    ]
+    ranked = rank(q, said, mode="hard_filter", embedder=HashEmbedder())
+    picks = extract(q, ranked, mode="hard_filter")
+    assert any("1991" in c.sentence for c in picks)
+    # "Thirty-one years ago" gives the year too; a day with no year does not, though it
+    # answers "when?"
+    from trag_tui.extractive import gives
+    assert gives("date", "Thirty-one years ago it declared independence.", q, "2022-08-24")
+    for day in ("Yesterday it marked the anniversary.", "A nation emerged on February 24."):
+        assert not gives("date", day, q, "2022-08-24")
+        assert gives("date", day, "When did it happen?", "2022-08-24")

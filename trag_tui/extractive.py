@@ -655,6 +655,13 @@ def gives(kind: str | None, text: str, question: str, said_on: str | None = None
     if kind == "number":
         return stated_figures(text, question)[0] > 0
     if kind == "date":
+        if _YEAR_NAMED.search(asked(question)):
+            # "In which year did Ukraine split from the Soviet Union?" is not answered by "on
+            # Wednesday" (the year it was said in), but by "Aug. 24, 1991" or "31 years ago"
+            if any(year for year, _, _ in dates(text)):
+                return True
+            when = reported_when(text, said_on) if said_on is not None else None
+            return when is not None and (when.end - when.start).days >= 364
         return bool(dates(text)) or (said_on is not None
                                      and reported_when(text, said_on) is not None)
     return True
@@ -676,6 +683,7 @@ def holder_unnamed(question: str, picks: Sequence[Candidate], kind: str | None) 
         and not any(_holds(c, question, kind) for c in picks)
 
 
+_YEAR_NAMED = re.compile(r"\b(?:what|which) year\b", re.I)
 _YEAR_ASKED = re.compile(r"\b(?:what|which) year\b|\bhow long\b|\bdecade\b|\bcentury\b", re.I)
 
 
