@@ -716,7 +716,14 @@ def test_only_a_story_s_opening_is_read_as_a_dateline():
     ("Editors USA TODAY Biden is set to announce the plan.", ["Biden is set to announce the plan."]),
     ("QUIZ TIME Which landmark is rusting? A. Eiffel Tower B. Golden Gate Bridge C. Taj Mahal "
      "D. Big Ben IN MEMORIAM James Caan has died.",
-     ["QUIZ TIME Which landmark is rusting?", "IN MEMORIAM James Caan has died."]),
+     ["IN MEMORIAM James Caan has died."]),
+    # the quiz's question restates what is asked and answers nothing
+    ("QUIZ TIME Starbucks brought back its drink known as the \"PSL.\" What does it stand for? "
+     "A. one B. two C. three D. four IN MEMORIAM James Caan has died.",
+     ["What does it stand for?", "IN MEMORIAM James Caan has died."]),
+    ("1. How relevant is this ad to you? Video player was slow to load content Video content "
+     "never loaded Ad froze or did not finish loading Audio on ad was too loud Other issues "
+     "The park closed.", ["1.", "The park closed."]),
     # not furniture: a slash in the text, a credit-like word mid-sentence
     ("The 24/7 news cycle wears on. He quoted AP reports.",
      ["The 24/7 news cycle wears on.", "He quoted AP reports."]),

@@ -67,7 +67,10 @@ _DATELINE = re.compile(
 #: video's title> Replay More Videos ..."), a gallery's counter, a photo credit before the
 #: sentence it captions ("Brandon Bell/Getty Images ", "(Photo by Justin Sullivan/Getty
 #: Images)"), an editors' byline, a quiz's lettered choices ("A. Eiffel Tower B. Golden Gate
-#: Bridge C. Taj Mahal D. Big Ben"). None of it is what the story says.
+#: Bridge C. Taj Mahal D. Big Ben") and the quiz's question before them ("QUIZ TIME Starbucks
+#: reintroduced one of its most popular drinks this week…"), a video ad's feedback form ("How
+#: relevant is this ad to you? Video player was slow to load content…"). None of it is what the
+#: story says.
 _FURNITURE = re.compile(
     r"JUST WATCHED\b.*?(?:Replay More Videos\s*(?:\.\.\.|…)|MUST WATCH\b|$)\s*"
     r"|^Replay More Videos\s*(?:\.\.\.|…)?\s*"
@@ -77,6 +80,9 @@ _FURNITURE = re.compile(
     r"|^(?:[A-Z][\w.'’-]*[ -]){0,3}[A-Z][\w.'’-]*/(?:[\w.'’ -]+/)*[\w.'’ -]*"
     r"(?:Getty Images|Images|AP|Reuters|AFP)\s+(?=[A-Z\"“‘'])"
     r"|^Editors USA TODAY\s+"
+    r"|^QUIZ TIME\b.*"
+    r"|^(?:\d\.\s*)?How relevant is this ad to you\?\s*"
+    r"|^Video player was slow to load content\b.*?\bOther issues\b\s*"
     r"|^A\.\s.{1,80}?\sB\.\s.{1,80}?\sC\.\s.{1,80}?\sD\.\s+(?:(?![A-Z]{2,}\b)\S+\s*){1,5}"
 )
 
