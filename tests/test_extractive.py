@@ -36,6 +36,12 @@ from trag_tui.extractive import (
     ("What is the current inflation rate?", "number"),
     ("How many people crossed the Channel in 2020?", "number"),
     ("What is the Rwanda scheme?", None),
+    # a person asked for by what they are ("which tennis star", "which Republican governor")
+    ("Which tennis star pulled out of Wimbledon?", "person"),
+    ("Which Republican governor claimed credit for flying migrants?", "person"),
+    ("Which head of state announced his resignation this week?", "person"),
+    ("US household debt passed which massive figure this week?", "number"),
+    ("Which state has the most cases?", None),
     # the scene first, then the question: the type is the asking sentence's
     ("Serena Williams announced she will retire after the U.S. Open. How many grand slams "
      "has she won?", "number"),

@@ -30,8 +30,9 @@ if TYPE_CHECKING:
 QUOTE_WORDS = 60
 
 _PERSON = re.compile(
-    r"^\s*(?:who|whom|whose)\b|\bwhich (?:person|minister|member|mp|senator|official|leader|"
-    r"politician|secretary|chancellor|president|spokesperson)\b|\bwho\s+(?:is|was|were|are)\b",
+    r"^\s*(?:who|whom|whose)\b|\bwhich (?:[\w-]+ ){0,3}?(?:person|minister|member|mp|senator|official|leader|"
+    r"politician|secretary|chancellor|president|spokesperson|star|player|actor|actress|singer|"
+    r"governor|athlete|rapper|comedian|author|billionaire|head of state)\b|\bwho\s+(?:is|was|were|are)\b",
     re.I)
 _DATE = re.compile(r"^\s*when\b|\b(?:what|which) (?:year|date|day|month)\b|\bhow long ago\b|"
                    r"\b(?:from|since|until|till|by) when\b", re.I)
