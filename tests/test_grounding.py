@@ -281,3 +281,18 @@ def test_only_a_backward_looking_time_dates_what_a_sentence_reports():
     assert reported_when("It began twenty five years ago.", "2022-08-24").label == "1997"
     # "this autumn" said in July may be the coming autumn: no date is better than a wrong one
     assert reported_when("The discount comes this autumn.", "2022-07-20") is None
+
+
+def test_a_time_ahead_that_names_one_period_dates_what_is_planned():
+    from trag_tui.grounding import reported_when
+
+    # said on Monday 3 April 2023
+    assert reported_when("I'm hosting a dance competition next month.", "2023-04-03").label == "May 2023"
+    assert reported_when("See you tomorrow!", "2023-04-03").label == "4 April 2023"
+    assert reported_when("We fly out next week.", "2023-04-03").start.isoformat() == "2023-04-10"
+    assert reported_when("I will go back next year.", "2023-04-03").label == "2024"
+    # "next Friday" may be this coming one or the one after; "in the next month" is thirty days
+    assert reported_when("The show is next Friday.", "2023-04-03") is None
+    assert reported_when("Few will go out in the next month.", "2023-04-03") is None
+    # a time looking back wins over one ahead in the same sentence
+    assert reported_when("Yesterday we agreed to meet next week.", "2023-04-03").label == "2 April 2023"

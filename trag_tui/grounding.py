@@ -257,6 +257,28 @@ _LOOKS_BACK = re.compile(
     r"earlier this (?:week|month|year)")
 
 
+# Times ahead of the day something was said that name one period only: "I'm hosting a dance
+# competition next month", said on 3 April 2023, plans it for May 2023. "Next Friday" may be
+# this coming one or the one after, so weekdays are not read; "in the next month" is the
+# coming thirty days, not a calendar month.
+_AHEAD = re.compile(r"\b(?:tomorrow|(?<!the )next (?P<unit>week|month|year))\b", re.I)
+
+
+def _ahead(m: re.Match, day: dt.date) -> Reported:
+    unit = (m["unit"] or "").lower()
+    if not unit:
+        start = end = day + dt.timedelta(days=1)
+    elif unit == "week":
+        start = day - dt.timedelta(days=day.weekday()) + dt.timedelta(days=7)
+        end = start + dt.timedelta(days=6)
+    elif unit == "month":
+        start = (day.replace(day=28) + dt.timedelta(days=4)).replace(day=1)
+        end = (start.replace(day=28) + dt.timedelta(days=4)).replace(day=1) - dt.timedelta(days=1)
+    else:
+        start, end = dt.date(day.year + 1, 1, 1), dt.date(day.year + 1, 12, 31)
+    return Reported(m.group(0), start, end)
+
+
 @dataclass(frozen=True)
 class Reported:
     """When what a sentence reports happened: the words that say so, and the period."""
@@ -301,14 +323,15 @@ def reported_when(sentence: str, said_on: str | None) -> Reported | None:
         end = start if d else (start.replace(day=28) + dt.timedelta(days=4)).replace(day=1) \
             - dt.timedelta(days=1)
         return Reported(m.group(0).strip(" ."), start, end)
+    ahead = _AHEAD.search(sentence)
     if not _RELATIVE.search(sentence):
-        return None
+        return _ahead(ahead, day) if ahead is not None else None
     from .temporal.question import parse
 
     q = parse(sentence, day)
     if q.intent != "point_in_time" or q.start is None or q.end is None or not q.expressions \
             or q.end > day or not _LOOKS_BACK.fullmatch(q.expressions[0].strip(" .,!?")):
-        return None
+        return _ahead(ahead, day) if ahead is not None else None
     return Reported(q.expressions[0].strip(" .,!?"), q.start, q.end)
 
 
