@@ -16,6 +16,7 @@ from trag_tui.extractive import (
     counted,
     counts,
     extract,
+    gives,
     headline,
     office_holder,
     person_names,
@@ -754,7 +755,6 @@ def test_a_year_asked_for_is_given_by_a_year_not_by_the_day_it_was_said():
     assert any("1991" in c.sentence for c in picks)
     # "Thirty-one years ago" gives the year too; a day with no year does not, though it
     # answers "when?"
-    from trag_tui.extractive import gives
     assert gives("date", "Thirty-one years ago it declared independence.", q, "2022-08-24")
     for day in ("Yesterday it marked the anniversary.", "A nation emerged on February 24."):
         assert not gives("date", day, q, "2022-08-24")

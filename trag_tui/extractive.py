@@ -645,6 +645,9 @@ JOIN, JOIN_NEXT = 0.5, 0.4
 
 
 WANTED = {"person": "person", "number": "figure", "date": "date"}
+_YEAR_NAMED = re.compile(r"\b(?:what|which) year\b", re.I)
+# a year or longer is asked for: any date in the right year answers
+_YEAR_ASKED = re.compile(rf"{_YEAR_NAMED.pattern}|\bhow long\b|\bdecade\b|\bcentury\b", re.I)
 
 
 def gives(kind: str | None, text: str, question: str, said_on: str | None = None) -> bool:
@@ -684,8 +687,6 @@ def holder_unnamed(question: str, picks: Sequence[Candidate], kind: str | None) 
         and not any(_holds(c, question, kind) for c in picks)
 
 
-_YEAR_NAMED = re.compile(r"\b(?:what|which) year\b", re.I)
-_YEAR_ASKED = re.compile(r"\b(?:what|which) year\b|\bhow long\b|\bdecade\b|\bcentury\b", re.I)
 
 
 def _finer_than_year(c: Candidate) -> bool:
