@@ -30,9 +30,12 @@ if TYPE_CHECKING:
 QUOTE_WORDS = 60
 
 _PERSON = re.compile(
-    r"^\s*(?:who|whom|whose)\b|\bwhich (?:[\w-]+ ){0,3}?(?:person|minister|member|mp|senator|official|leader|"
-    r"politician|secretary|chancellor|president|spokesperson|star|player|actor|actress|singer|"
-    r"governor|athlete|rapper|comedian|author|billionaire|head of state)\b|\bwho\s+(?:is|was|were|are)\b",
+    r"^\s*(?:who|whom|whose)\b"
+    # a person asked for by what they are: "which minister", "which Republican governor"
+    r"|\bwhich (?:[\w-]+ ){0,3}?(?:person|minister|member|mp|senator|official|leader|politician|"
+    r"secretary|chancellor|president|spokesperson|star|player|actor|actress|singer|governor|"
+    r"athlete|rapper|comedian|author|billionaire|head of state)\b"
+    r"|\bwho\s+(?:is|was|were|are)\b",
     re.I)
 _DATE = re.compile(r"^\s*when\b|\b(?:what|which) (?:year|date|day|month)\b|\bhow long ago\b|"
                    r"\b(?:from|since|until|till|by) when\b", re.I)
@@ -685,8 +688,6 @@ def holder_unnamed(question: str, picks: Sequence[Candidate], kind: str | None) 
     appointed…”" must not read as naming him."""
     return kind == "person" and bool(content_words(question) & _NOUNS) and bool(picks) \
         and not any(_holds(c, question, kind) for c in picks)
-
-
 
 
 def _finer_than_year(c: Candidate) -> bool:
