@@ -194,7 +194,7 @@ _CALENDAR = frozenset(MONTHS) | frozenset(WEEKDAYS)
 # A name of one word is too often a common word capitalised ("Christmas", "Britain" for "UK");
 # an acronym ("GDP", "NATO") is a name of its own.
 _ACRONYM = re.compile(r"[A-Z]{3,6}")
-_NAME_PHRASE_OR_ACRONYM = re.compile(rf"{_NAME_PHRASE.pattern}|\b[A-Z]{{3,6}}\b")
+_NAME_PHRASE_OR_ACRONYM = re.compile(rf"{_NAME_PHRASE.pattern}|\b{_ACRONYM.pattern}\b")
 
 
 def _spelled_out(acronym: str, text: str) -> bool:

@@ -20,7 +20,7 @@ from decimal import Decimal, InvalidOperation
 
 from .labels import MONTHS, day_label, period_label
 from .sentences import quotable, split
-from .temporal.calendar import iso_day
+from .temporal.calendar import iso_day, month_span, shift, unit_span
 from .text_words import STOPWORDS, stem, tokens
 
 # -- numbers --------------------------------------------------------------------------------
@@ -265,17 +265,8 @@ _AHEAD = re.compile(r"\b(?:tomorrow|(?<!the )next (?P<unit>week|month|year))\b",
 
 
 def _ahead(m: re.Match, day: dt.date) -> Reported:
-    unit = (m["unit"] or "").lower()
-    if not unit:
-        start = end = day + dt.timedelta(days=1)
-    elif unit == "week":
-        start = day - dt.timedelta(days=day.weekday()) + dt.timedelta(days=7)
-        end = start + dt.timedelta(days=6)
-    elif unit == "month":
-        start = (day.replace(day=28) + dt.timedelta(days=4)).replace(day=1)
-        end = (start.replace(day=28) + dt.timedelta(days=4)).replace(day=1) - dt.timedelta(days=1)
-    else:
-        start, end = dt.date(day.year + 1, 1, 1), dt.date(day.year + 1, 12, 31)
+    unit = (m["unit"] or "day").lower()  # "tomorrow" is the next day
+    start, end = unit_span(shift(day, unit, 1), unit)
     return Reported(m.group(0), start, end)
 
 
@@ -320,8 +311,7 @@ def reported_when(sentence: str, said_on: str | None) -> Reported | None:
                             key=lambda c: abs((c - day).days))
         except ValueError:
             continue
-        end = start if d else (start.replace(day=28) + dt.timedelta(days=4)).replace(day=1) \
-            - dt.timedelta(days=1)
+        end = start if d else month_span(start.year, start.month)[1]
         return Reported(m.group(0).strip(" ."), start, end)
     ahead = _AHEAD.search(sentence)
     if not _RELATIVE.search(sentence):

@@ -40,7 +40,10 @@ def split(text: str, language: str = "en") -> list[str]:
             if i % 2:
                 out.append(piece)  # a heading is a sentence of its own
                 continue
-            for sentence in segment(piece.strip()) if piece.strip() else ():
+            piece = piece.strip()
+            if not piece:
+                continue
+            for sentence in segment(piece):
                 sentence = sentence.strip()
                 if sentence:
                     out.append(sentence)
