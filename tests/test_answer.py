@@ -395,6 +395,16 @@ def test_a_true_sentence_without_the_figure_asked_for_gives_way_to_the_quoted_an
     assert not done.extractive and done.answer.startswith("Inflation fell to 2 per cent [1]")
 
 
+def test_a_true_sentence_giving_another_figure_than_the_quote_gives_way_to_it():
+    # [3] (2012) states 3 per cent; the best sentence for "now" is the 2023 report's 2 per cent
+    gen = ScriptedGenerator(["The minister said inflation was 3 per cent [3]."])
+    done = run(decay_result(), gen)[-1]
+    assert [(d.sentence, d.reason) for d in done.dropped] == [
+        ("The minister said inflation was 3 per cent.",
+         "supported, but gives another figure than the best-matching source sentence")]
+    assert done.extractive and "2 per cent" in done.answer and "3 per cent" not in done.answer
+
+
 def test_the_model_is_stopped_once_two_sentences_failed_and_none_passed():
     # A sentence is judged when the next one starts, so the second failure is known on the
     # third piece; the fourth is never asked for.

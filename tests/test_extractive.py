@@ -12,6 +12,7 @@ from trag_tui.extractive import (
     JOIN,
     JOIN_NEXT,
     Candidate,
+    agrees,
     answer_type,
     counted,
     counts,
@@ -59,6 +60,10 @@ from trag_tui.extractive import (
      "singles titles?", "number"),
     ("Barristers protesting against cuts to legal aid have voted to strike from when?", "date"),
     ("How many people answered, and which party did they back?", "number"),
+    # a blank to fill in with a time
+    ("The Fed raised its key rate by 0.75 points. This was the highest hike since:", "date"),
+    ("Tiafoe became the first American man to reach the semifinals since :", "date"),
+    ("Since the war began, which countries have forged closer ties?", None),
     ("Which party did those who said how many seats it won back", None),
 ])
 def test_answer_types(question, kind):
@@ -759,3 +764,31 @@ def test_a_year_asked_for_is_given_by_a_year_not_by_the_day_it_was_said():
     for day in ("Yesterday it marked the anniversary.", "A nation emerged on February 24."):
         assert not gives("date", day, q, "2022-08-24")
         assert gives("date", day, "When did it happen?", "2022-08-24")
+
+
+def test_a_blank_after_since_is_filled_by_a_year():
+    q = "The Fed raised its key rate by 0.75 points. This was the highest hike since:"
+    assert gives("date", "It was the Fed's largest hike since 1994.", q, "2022-06-16")
+    assert not gives("date", "The Fed raised its rate by a quarter point Wednesday.", q,
+                     "2022-06-16")
+
+
+def test_a_generated_answer_agrees_with_the_quote_on_what_was_asked():
+    who = "Which tennis star pulled out of Wimbledon ahead of the semi-finals due to injury?"
+    quote = "cnn.com [2] (7 July 2022): “Rafael Nadal has withdrawn from Wimbledon due to an injury.”"
+    assert agrees("person", "Rafael Nadal withdrew from Wimbledon with an abdominal injury.",
+                  quote, who)
+    assert not agrees("person", "Serena Williams returns to grand slam action at Wimbledon.",
+                      quote, who)
+    many = ("Serena Williams announced she will likely be retiring after the U.S. Open. How many "
+            "grand slams has she won?")
+    quote = "cnn.com [1] (9 August 2022): “She has won 23 grand slam singles titles.”"
+    assert agrees("number", "Williams has won 23 grand slam titles.", quote, many)
+    assert not agrees("number", "Serena Williams, 40, announced she will likely retire.", quote,
+                      many)
+    when = "When did the rocket launch?"
+    quote = "cnn.com [1] (16 November 2022): “Artemis I lifted off on 16 November 2022.”"
+    assert agrees("date", "Artemis I launched on November 16, 2022.", quote, when)
+    assert not agrees("date", "Artemis I launched on 29 August 2022.", quote, when)
+    # open questions have no one answer to agree on
+    assert agrees(None, "Anything the sources say.", quote, "What is the Artemis programme?")

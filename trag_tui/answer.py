@@ -392,8 +392,19 @@ def answer(result, passages: Mapping[int, str], *, generator: GeneratorSource = 
         shown.append(note)
         yield Token(note)
 
+    # The quoted answer is chosen before the model runs: it is what a generated sentence must
+    # agree with to be shown, and what is shown when none is.
+    groups = [g for g in dict.fromkeys(s.group for s in sources) if g]
+    picks_ = extractive.extract(question, ranked, mode=result.mode, kind=kind, groups=groups,
+                                full=q.question)
+    labels = {g: (g.capitalize() + " sources" if result.mode == "evolution" else g)
+              for g in groups}
+    quote = extractive.quoted_answer(q.question, picks_, kind=kind, labels=labels)
+
     gate = Gate(source_facts(sources), date_tags=q.intent != "none",
                 answers=(lambda text: extractive.gives(kind, text, q.question, q.as_of.isoformat()))
+                if kind else None,
+                agrees=(lambda text: extractive.agrees(kind, text, quote, q.question))
                 if kind else None,
                 wanted=extractive.WANTED.get(kind or "", ""), question=q.question)
     stopped = False
@@ -406,12 +417,7 @@ def answer(result, passages: Mapping[int, str], *, generator: GeneratorSource = 
     if quoted and gen is not None:
         log.info("no generated sentence survived the check: the answer is quoted")
     if quoted:
-        groups = [g for g in dict.fromkeys(s.group for s in sources) if g]
-        picks_ = extractive.extract(question, ranked, mode=result.mode, kind=kind, groups=groups,
-                                    full=q.question)
-        labels = {g: (g.capitalize() + " sources" if result.mode == "evolution" else g)
-                  for g in groups}
-        text = extractive.quoted_answer(q.question, picks_, kind=kind, labels=labels)
+        text = quote
         if text and not missing and extractive.holder_unnamed(q.question, picks_, kind):
             # the quote speaks of the office asked about but names no one holding it
             text = closest_note("names who held that office") + text

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .grounding import Quantity, dates, quantities, reported_when
+from .grounding import Quantity, date_matches, dates, quantities, reported_when
 from .labels import day_label
 from .sentences import quotable, split
 from .temporal.calendar import iso_day
@@ -37,8 +37,10 @@ _PERSON = re.compile(
     r"athlete|rapper|comedian|author|billionaire|head of state)\b"
     r"|\bwho\s+(?:is|was|were|are)\b",
     re.I)
+# A blank to fill in with a time: "…the highest hike since:" (a year, as "since when" is)
+_SINCE_BLANK = r"\b(?:since|until|till)\s*:\s*$"
 _DATE = re.compile(r"^\s*when\b|\b(?:what|which) (?:year|date|day|month)\b|\bhow long ago\b|"
-                   r"\b(?:from|since|until|till|by) when\b", re.I)
+                   rf"\b(?:from|since|until|till|by) when\b|{_SINCE_BLANK}", re.I)
 _NUMBER = re.compile(
     r"^\W*(?:(?:approximately|roughly|about|around|so far|in total|overall),? )?"
     r"how (?:much|many|high|low|big|large|fast)\b"
@@ -648,7 +650,7 @@ JOIN, JOIN_NEXT = 0.5, 0.4
 
 
 WANTED = {"person": "person", "number": "figure", "date": "date"}
-_YEAR_NAMED = re.compile(r"\b(?:what|which) year\b", re.I)
+_YEAR_NAMED = re.compile(rf"\b(?:what|which) year\b|{_SINCE_BLANK}", re.I)
 # a year or longer is asked for: any date in the right year answers
 _YEAR_ASKED = re.compile(rf"{_YEAR_NAMED.pattern}|\bhow long\b|\bdecade\b|\bcentury\b", re.I)
 
@@ -671,6 +673,33 @@ def gives(kind: str | None, text: str, question: str, said_on: str | None = None
             return when is not None and (when.end - when.start).days >= 364
         return bool(dates(text)) or (said_on is not None
                                      and reported_when(text, said_on) is not None)
+    return True
+
+
+def agrees(kind: str | None, claim: str, quote: str, question: str) -> bool:
+    """Does a generated sentence give the same person, figure or date as the quoted answer?
+
+    The model reads the same ranked sentences the quote is chosen from, and on news quizzes
+    its pick held the asked-for fact far less often than the ranking's own best sentence. A
+    sentence its source states can still answer with the wrong one ("Serena Williams returns
+    to grand slam action" for "Which tennis star pulled out of Wimbledon?"; "Serena Williams,
+    40, announced…" for "How many grand slams has she won?"); where the two disagree, the
+    quote is shown. Open questions have no one answer to compare, so any supported sentence
+    agrees."""
+    if kind == "person":
+        quoted = _words_of(quote.lower())
+        return any(w.lower() in quoted for name in _new_names(claim, question)
+                   for w in name.split() if w.lower() not in _STYLES)
+    if kind == "number":
+        given = quantities(question)
+        said = [q for q in quantities(claim) if not any(q.matches(g) for g in given)]
+        known = quantities(quote)
+        return any(q.matches(k) for q in said for k in known)
+    if kind == "date":
+        said_dates = dates(claim)
+        known_dates = dates(quote)
+        # a time told relative to when it was said ("on Wednesday") has no date of its own here
+        return not said_dates or any(date_matches(d, known_dates) for d in said_dates)
     return True
 
 

@@ -129,7 +129,7 @@ def dates(text: str) -> list[DatePart]:
     return out
 
 
-def _date_matches(claim: DatePart, known: Iterable[DatePart]) -> bool:
+def date_matches(claim: DatePart, known: Iterable[DatePart]) -> bool:
     for k in known:
         if all(c is None or (kv is not None and c == kv) for c, kv in zip(claim, k)):
             return True
@@ -387,7 +387,7 @@ def check(claim: str, candidates: Sequence[SourceSentence]) -> Verdict:
     closest = ""
     for s in candidates:
         missing_num = [q for q in nums if not any(q.matches(o) for o in s.quantities)]
-        missing_date = [d for d in when if not _date_matches(d, s.dates)]
+        missing_date = [d for d in when if not date_matches(d, s.dates)]
         missing_name = [n for n in people if n not in s.words]
         coverage = ordered_coverage(claim_atoms, s, attributed)
         if missing_num or missing_date or missing_name:
@@ -521,6 +521,8 @@ class Gate:
     # Minister?") is true but no answer, and the quoted answer serves the reader better.
     answers: Callable[[str], bool] | None = None
     wanted: str = ""
+    # ...and is it the one the quoted answer gives? (see `extractive.agrees`)
+    agrees: Callable[[str], bool] | None = None
     # The question, when it asks who, what, which…: a sentence that says only what the
     # question already says ("The strawberry supermoon illuminated the skies this week" for
     # "…Where does the 'strawberry' moniker come from?") is true but answers nothing.
@@ -603,7 +605,7 @@ class Gate:
             return None
         said = set(atoms(body))
         if self._asked is not None and said <= self._asked \
-                and all(_date_matches(d, self._asked_dates) for d in dates(body)):
+                and all(date_matches(d, self._asked_dates) for d in dates(body)):
             self.dropped.append(Dropped(body, "supported, but only says what the question says"))
             return None
         if any(said <= before for before in self._said):
@@ -612,6 +614,10 @@ class Gate:
         if self.answers is not None and not self.answers(body):
             self.dropped.append(Dropped(body, f"supported, but gives no {self.wanted or 'answer'} "
                                               "the question asks for"))
+            return None
+        if self.agrees is not None and not self.agrees(body):
+            self.dropped.append(Dropped(body, f"supported, but gives another {self.wanted or 'answer'} "
+                                              "than the best-matching source sentence"))
             return None
         assert verdict.source is not None  # a supported verdict names its source
         claim = Claim(self._render(body, verdict.source, verdict.support), verdict.source,
