@@ -11,7 +11,9 @@ import pytest
 
 from tests.conftest import SAMPLE_CORPUS
 from trag_tui.answer import Done, Token, ask
+from trag_tui.context import Source
 from trag_tui.evaluation import evaluate, load_qa
+from trag_tui.extractive import rank
 from trag_tui.index import open_index
 from trag_tui.indexer import Indexer
 from trag_tui.retrieval.modes import search
@@ -116,3 +118,19 @@ def test_the_app_end_to_end_with_the_real_models(sample_db, tmp_path):
             assert 2025 in app.chat.timeline.marked
 
     asyncio.run(run())
+
+
+def test_a_turns_speaker_label_does_not_make_its_chit_chat_the_answer(sample_db):
+    # Embedded with its label, "Nate: Can't wait to hear about it." read closer to a question
+    # naming Nate than the sentence that answers it.
+    q = "What did Nate take to the beach in Tampa?"
+    turns = [
+        Source(1, "d1", "2022-06-24", "Joanna and Nate", "Nate",
+               "Nate: Can't wait to hear about it.", score=0.9),
+        Source(2, "d2", "2022-06-20", "Joanna and Nate", "Nate",
+               "Nate: Wow Joanna, that must have been so exciting! It was a long week. Anyway, "
+               "I took my turtles to the beach in Tampa yesterday!", score=0.8),
+    ]
+    ranked = rank(q, turns, mode="hybrid", embedder=sample_db.embedder)
+    assert "turtles" in ranked[0].sentence
+    assert any(c.sentence == "Nate: Can't wait to hear about it." for c in ranked)  # as said

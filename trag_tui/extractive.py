@@ -444,6 +444,18 @@ _PRESENT = re.compile(r"\b(?:is|are|has|have|will|can|could|does|do)\b", re.I)
 FRESH, FRESH_HALF_LIFE = 0.2, 7  # the lean to fresh news, and the days it takes to halve
 
 
+def _unlabelled(sentence: str, source: Source) -> str:
+    """A turn's first sentence without its speaker's label ("Nate: Can't wait to hear about
+    it."), as it is embedded: the label names who speaks, which every sentence of the turn
+    shares, and embedded with it a turn's opening chit-chat read as close to any question
+    naming the speaker ("What did Nate take to the beach in Tampa?") as the sentence that
+    answers it. Its words still count among those the question shares."""
+    speaker = (source.speaker or "").strip()
+    if speaker and sentence.startswith(speaker + ":"):
+        return sentence[len(speaker) + 1:].lstrip() or sentence
+    return sentence
+
+
 def rank(question: str, sources: Sequence[Source], *, mode: str | None = None, embedder=None,
          kind: str | None = None, full: str | None = None,
          as_of: object = None) -> list[Candidate]:
@@ -484,7 +496,7 @@ def rank(question: str, sources: Sequence[Source], *, mode: str | None = None, e
         return []
     sims = np.zeros(len(rows), dtype=np.float32)
     if embedder is not None:
-        vecs = embedder.encode([question] + [r[1] for r in rows])
+        vecs = embedder.encode([question] + [_unlabelled(r[1], r[0]) for r in rows])
         q, m = vecs[0], vecs[1:]
         norms = np.linalg.norm(m, axis=1) * (np.linalg.norm(q) or 1.0)
         sims = (m @ q) / np.where(norms > 0, norms, 1.0)
