@@ -790,5 +790,6 @@ def test_a_generated_answer_agrees_with_the_quote_on_what_was_asked():
     quote = "cnn.com [1] (16 November 2022): “Artemis I lifted off on 16 November 2022.”"
     assert agrees("date", "Artemis I launched on November 16, 2022.", quote, when)
     assert not agrees("date", "Artemis I launched on 29 August 2022.", quote, when)
-    # open questions have no one answer to agree on
+    # open questions have no one answer to agree on, and nothing quoted has none to disagree
     assert agrees(None, "Anything the sources say.", quote, "What is the Artemis programme?")
+    assert agrees("date", "Artemis I launched on 29 August 2022.", "", when)

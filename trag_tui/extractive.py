@@ -696,8 +696,10 @@ def agrees(kind: str | None, claim: str, quote: str, question: str) -> bool:
     sentence its source states can still answer with the wrong one ("Serena Williams returns
     to grand slam action" for "Which tennis star pulled out of Wimbledon?"; "Serena Williams,
     40, announced…" for "How many grand slams has she won?"); where the two disagree, the
-    quote is shown. Open questions have no one answer to compare, so any supported sentence
-    agrees."""
+    quote is shown. Open questions have no one answer to compare, and with nothing quoted
+    there is nothing to disagree with: any supported sentence agrees."""
+    if not quote.strip():
+        return True
     if kind == "person":
         quoted = _words_of(quote.lower())
         return any(w.lower() in quoted for name in _new_names(claim, question)

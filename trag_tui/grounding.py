@@ -130,6 +130,8 @@ def dates(text: str) -> list[DatePart]:
 
 
 def date_matches(claim: DatePart, known: Iterable[DatePart]) -> bool:
+    """Is a claimed date one of the known ones, to the precision the claim gives ("2022"
+    matches 3 November 2022; "3 November 2022" does not match "2022")?"""
     for k in known:
         if all(c is None or (kv is not None and c == kv) for c, kv in zip(claim, k)):
             return True
