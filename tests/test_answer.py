@@ -761,6 +761,23 @@ def test_a_quote_that_names_no_holder_of_the_office_asked_about_says_so_first():
                                   "21 October 2020 [1]: “")
 
 
+def test_a_quoted_figure_of_another_year_than_asked_says_so_first():
+    tq = TQ("How many small boat arrivals were there in 2022?", "point_in_time",
+            start=dt.date(2022, 1, 1), end=dt.date(2022, 12, 31),
+            semantic_query="How many small boat arrivals were there")
+    said = "Last year more than 28,000 people crossed the channel in small boats."
+    res = result("hard_filter", tq, [hit(1, "2022-04-19", said, speaker="Priti Patel")])
+    done = run(res, evidence_only=True)[-1]
+    # the 2021 figure is the nearest the sources come, and must not read as 2022's
+    assert done.answer.startswith("No source found gives the figure for 2022; the closest they "
+                                  "come:\nPriti Patel [1] (19 April 2022): “Last year")
+    assert done.answer.endswith("(Last year: 2021).")
+    this_year = "This year more than 4,000 people have crossed the channel in small boats."
+    done = run(replace(res, hits=[hit(1, "2022-04-19", this_year, speaker="Priti Patel")]),
+               evidence_only=True)[-1]
+    assert done.answer.startswith("Priti Patel [1] (19 April 2022): “This year")
+
+
 def test_an_answer_whose_sources_never_name_whom_it_asks_about_says_so_first():
     res = hybrid_result()
     res = replace(res, query=replace(res.query, question="What did Roger Federer say about mortgage costs?"))

@@ -17,6 +17,7 @@ from trag_tui.extractive import (
     counted,
     counts,
     extract,
+    figure_elsewhen,
     gives,
     headline,
     office_holder,
@@ -793,3 +794,24 @@ def test_a_generated_answer_agrees_with_the_quote_on_what_was_asked():
     # open questions have no one answer to agree on, and nothing quoted has none to disagree
     assert agrees(None, "Anything the sources say.", quote, "What is the Artemis programme?")
     assert agrees("date", "Artemis I launched on 29 August 2022.", "", when)
+
+
+def test_a_figure_dated_to_another_time_than_asked_is_flagged():
+    import datetime as dt
+    q = "How many small boat arrivals were there in 2022?"
+    start, end = dt.date(2022, 1, 1), dt.date(2022, 12, 31)
+
+    def picks(text: str) -> list[Candidate]:
+        said = [Source(1, "d1", "2022-04-19", "Migration", "Priti Patel", text, score=0.9)]
+        return extract(q, rank(q, said, mode="hard_filter", embedder=HashEmbedder()),
+                       mode="hard_filter", kind="number")
+
+    assert figure_elsewhen(picks("Last year more than 28,000 people crossed the channel in "
+                                 "small boats."), "number", start, end)
+    # a figure of the year asked, or a time that dates something else, is not flagged
+    assert not figure_elsewhen(picks("This year 4,000 people have crossed the channel in small "
+                                     "boats."), "number", start, end)
+    assert not figure_elsewhen(picks("There were 7,000 small boat arrivals, and the numbers "
+                                     "will rise again next month."), "number", start, end)
+    assert not figure_elsewhen(picks("Last year more than 28,000 people crossed the channel."),
+                               "number", None, None)

@@ -421,6 +421,10 @@ def answer(result, passages: Mapping[int, str], *, generator: GeneratorSource = 
         if text and not missing and extractive.holder_unnamed(q.question, picks_, kind):
             # the quote speaks of the office asked about but names no one holding it
             text = closest_note("names who held that office") + text
+        elif text and q.intent == "point_in_time" \
+                and extractive.figure_elsewhen(picks_, kind, q.start, q.end):
+            # the quoted figure is dated to another time than the one asked about
+            text = closest_note(f"gives the figure for {period_label(q.start, q.end)}") + text
         if text:
             shown.append(text)
             timings.setdefault("first_shown", elapsed())

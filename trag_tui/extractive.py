@@ -155,16 +155,20 @@ def stated_figures(sentence: str, question: str = "") -> tuple[int, int]:
     """How many figures a sentence states as a level, and how many it hedges or gives as an
     earlier value ("up from 4.8 per cent"). A figure the question itself gives ("Deborah
     James, who has died aged 40") is not an answer to it and counts as neither, nor does one
-    that is not money when a sum of money is asked for."""
+    that is not money when a sum of money is asked for, nor a sum of money when things are
+    counted."""
     given = _given(question) if question else ()
     money = money_asked(question) if question else False
-    if question and _counts_things(question):
+    things = bool(question) and _counts_things(question)
+    if things:
         # "How many Russians could be conscripted?" counts people: "for less than 10 years"
         # is a span of time, not the count
         sentence = _SPAN.sub(" ", sentence)
 
     def wanted(q: Quantity) -> bool:
-        return not any(q.matches(g) for g in given) and (q.money or not money)
+        # nor is "£120 million" a count of people
+        return not any(q.matches(g) for g in given) and (q.money or not money) \
+            and not (things and q.money)
 
     found = [q for q in quantities(sentence) if wanted(q)]
     then = _THEN.match(sentence)
@@ -731,6 +735,26 @@ def holder_unnamed(question: str, picks: Sequence[Candidate], kind: str | None) 
     appointed…”" must not read as naming him."""
     return kind == "person" and bool(content_words(question) & _NOUNS) and bool(picks) \
         and not any(_holds(c, question, kind) for c in picks)
+
+
+def figure_elsewhen(picks: Sequence[Candidate], kind: str | None, start, end) -> bool:
+    """Is a figure asked for in a named period, and does each quoted sentence date its figure
+    to another time? "How many small boat arrivals were there in 2022?" over 2022 debates is
+    quoted "Last year more than 28,000 people crossed the channel" (said in April 2022: 2021);
+    the quote stays, the nearest the sources come, but must not read as the 2022 figure."""
+    if kind != "number" or start is None or end is None:
+        return False
+    said = [c for c in picks if c.position != HEADLINE]
+    if not said:
+        return False
+    for c in said:
+        when = reported_when(c.sentence, c.source.date)
+        # the time must frame the sentence: "…want to do it again next month!" dates a plan,
+        # not the 7 people who came
+        if when is None or (when.start <= end and when.end >= start) or not re.match(
+                rf"\W*(?:(?:back\s+)?in\s+)?{re.escape(when.expression)}\b", c.sentence, re.I):
+            return False
+    return True
 
 
 def _finer_than_year(c: Candidate) -> bool:
