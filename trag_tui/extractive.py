@@ -25,6 +25,8 @@ from .temporal.lexicon import MONTHS, WEEKDAYS
 from .text_words import STOPWORDS, content_words
 
 if TYPE_CHECKING:
+    import datetime as dt
+
     from .context import Source
 
 QUOTE_WORDS = 60
@@ -737,7 +739,8 @@ def holder_unnamed(question: str, picks: Sequence[Candidate], kind: str | None) 
         and not any(_holds(c, question, kind) for c in picks)
 
 
-def figure_elsewhen(picks: Sequence[Candidate], kind: str | None, start, end) -> bool:
+def figure_elsewhen(picks: Sequence[Candidate], kind: str | None, start: dt.date | None,
+                    end: dt.date | None) -> bool:
     """Is a figure asked for in a named period, and does each quoted sentence date its figure
     to another time? "How many small boat arrivals were there in 2022?" over 2022 debates is
     quoted "Last year more than 28,000 people crossed the channel" (said in April 2022: 2021);
