@@ -711,7 +711,7 @@ def agrees(kind: str | None, claim: str, quote: str, question: str) -> bool:
         return any(w.lower() in quoted for name in _new_names(claim, question)
                    for w in name.split() if w.lower() not in _STYLES)
     if kind == "number":
-        given = quantities(question)
+        given = _given(question)
         said = [q for q in quantities(claim) if not any(q.matches(g) for g in given)]
         known = quantities(quote)
         return any(q.matches(k) for q in said for k in known)

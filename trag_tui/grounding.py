@@ -316,14 +316,15 @@ def reported_when(sentence: str, said_on: str | None) -> Reported | None:
         end = start if d else month_span(start.year, start.month)[1]
         return Reported(m.group(0).strip(" ."), start, end)
     ahead = _AHEAD.search(sentence)
+    planned = _ahead(ahead, day) if ahead is not None else None  # when nothing looks back
     if not _RELATIVE.search(sentence):
-        return _ahead(ahead, day) if ahead is not None else None
+        return planned
     from .temporal.question import parse
 
     q = parse(sentence, day)
     if q.intent != "point_in_time" or q.start is None or q.end is None or not q.expressions \
             or q.end > day or not _LOOKS_BACK.fullmatch(q.expressions[0].strip(" .,!?")):
-        return _ahead(ahead, day) if ahead is not None else None
+        return planned
     return Reported(q.expressions[0].strip(" .,!?"), q.start, q.end)
 
 
