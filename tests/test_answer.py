@@ -761,6 +761,31 @@ def test_a_quote_that_names_no_holder_of_the_office_asked_about_says_so_first():
                                   "21 October 2020 [1]: “")
 
 
+def test_an_office_that_changed_hands_in_the_period_names_each_holder_in_date_order():
+    tq = TQ("Who was Prime Minister in 2022?", "point_in_time", start=dt.date(2022, 1, 1),
+            end=dt.date(2022, 12, 31), semantic_query="Who was Prime Minister")
+    hits = [
+        hit(1, "2022-03-23", "The Prime Minister, my right hon. Friend the Member for Uxbridge "
+            "and South Ruislip (Boris Johnson), has spoken to President Zelensky.",
+            speaker="Ben Wallace", score=0.9),
+        hit(2, "2022-11-17", "The Prime Minister, my right hon. Friend the Member for Richmond "
+            "(Yorks) (Rishi Sunak), and I are clear about our priority.", speaker="Jeremy Hunt"),
+    ]
+    res = result("hard_filter", tq, hits)
+    roles = {1: "The Secretary of State for Defence", 2: "The Chancellor of the Exchequer"}
+    # the model names one of them: true of March, but not the answer for the year
+    said = "The Prime Minister, Boris Johnson, has spoken to President Zelensky [1]."
+    done = run(res, ScriptedGenerator([said]), roles=roles)[-1]
+    assert done.extractive and len(done.dropped) == 1
+    assert "gives another person" in done.dropped[0].reason
+    assert done.answer.startswith(
+        "The sources of 2022 name 2 holders of that office in turn, in date order:\n"
+        "Boris Johnson, named as Prime Minister by Ben Wallace on 23 March 2022 [1]: “")
+    assert "\nRishi Sunak, named as Prime Minister by Jeremy Hunt on 17 November 2022 [2]: “" \
+        in done.answer
+    assert done.citations == [1, 2]
+
+
 def test_a_quoted_figure_of_another_year_than_asked_says_so_first():
     tq = TQ("How many small boat arrivals were there in 2022?", "point_in_time",
             start=dt.date(2022, 1, 1), end=dt.date(2022, 12, 31),

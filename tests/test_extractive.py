@@ -25,6 +25,7 @@ from trag_tui.extractive import (
     quoted_answer,
     rank,
     stated_figures,
+    succession,
     unmentioned,
 )
 
@@ -238,9 +239,66 @@ def test_a_question_in_the_sources_is_not_the_answer():
      "Reeves), will present her Budget.", "Who is the Prime Minister?", None),
     ("The Chancellor, Rachel Reeves, spoke.", "Was Rachel Reeves the Chancellor?", None),
     ("Rachel Reeves spoke about the Chancellor.", "Who is the Chancellor?", None),
+    # a constituency with its own brackets still leads to the holder's name
+    ("The Prime Minister, my right hon. Friend the Member for Richmond (Yorks) (Rishi Sunak), "
+     "and I are clear.", "Who was Prime Minister in 2022?", ("Rishi Sunak", "Prime Minister")),
+    # a peer is named by title and one name
+    ("The Home Secretary, my right hon. Friend the Member for Braintree (James Cleverly), will "
+     "set out our next steps, and the Foreign Secretary, Lord Cameron, is working with our "
+     "allies.", "Who was Foreign Secretary in 2023?", ("Lord Cameron", "Foreign Secretary")),
+    # the same noun qualified otherwise, or not at all, is another office
+    ("The Home Secretary, my right hon. Friend the Member for Braintree (James Cleverly), will "
+     "set out our next steps.", "Who was Foreign Secretary in 2023?", None),
+    ("The Secretary of State, my right hon. Friend the Member for East Surrey (Claire "
+     "Coutinho), has been clear.", "Who was Foreign Secretary in 2023?", None),
 ])
 def test_the_holder_of_the_office_asked_about(text, question, holder):
     assert office_holder(text, question) == holder
+
+
+PM_2022 = [
+    Source(1, "pm", "2022-03-23", "Prime Minister / Engagements", "Boris Johnson",
+           "As Prime Minister I can tell the House that the UK has now supplied thousands of "
+           "anti-tank missiles to Ukraine.", score=0.9, role="The Prime Minister"),
+    Source(2, "g", "2022-09-23", "The Growth Plan 2022", "Kwasi Kwarteng",
+           "As Chancellor I am setting out the Government's plan for growth, under the "
+           "leadership of my right hon. Friend the Prime Minister, the Member for South West "
+           "Norfolk (Liz Truss).", score=0.8, role="The Chancellor of the Exchequer"),
+    Source(3, "a", "2022-11-17", "Autumn Statement", "Jeremy Hunt",
+           "The Prime Minister, my right hon. Friend the Member for Richmond (Yorks) (Rishi "
+           "Sunak), and I are clear that our No. 1 priority is to help the Bank of England.",
+           score=0.7, role="The Chancellor of the Exchequer"),
+]
+
+
+def test_an_office_that_changed_hands_in_the_period_is_answered_holder_by_holder():
+    q = "Who was Prime Minister in 2022?"
+    ranked = rank(q, PM_2022, mode="hard_filter", embedder=HashEmbedder())
+    turns = succession(q, ranked, "person")
+    assert [c.source.number for c in turns] == [1, 2, 3]
+    lines = quoted_answer(q, turns).splitlines()
+    assert lines[0].startswith("Boris Johnson, speaking as Prime Minister on 23 March 2022 [1]")
+    assert lines[1].startswith("Liz Truss, named as Prime Minister by Kwasi Kwarteng on "
+                               "23 September 2022 [2]")
+    assert lines[2].startswith("Rishi Sunak, named as Prime Minister by Jeremy Hunt")
+    # a generated sentence naming one of them is the one-holder answer the quote corrects
+    quote = quoted_answer(q, turns)
+    assert not agrees("person", "Boris Johnson was Prime Minister [1].", quote, q, every=turns)
+    assert agrees("person", "Boris Johnson, Liz Truss and Rishi Sunak held it in turn.", quote, q,
+                  every=turns)
+
+
+def test_one_holder_or_holders_whose_dates_overlap_are_no_succession():
+    q = "Who was Prime Minister in 2022?"
+    one = rank(q, PM_2022[:1], mode="hard_filter", embedder=HashEmbedder())
+    assert succession(q, one, "person") == []
+    # Johnson named again after Truss is named: the dates say nothing of who came when
+    again = replace(PM_2022[0], number=4, doc_id="pm2", date="2022-10-05")
+    ranked = rank(q, PM_2022 + [again], mode="hard_filter", embedder=HashEmbedder())
+    assert succession(q, ranked, "person") == []
+    # a question asking for no office, or no person, has no holders
+    assert succession("Who spoke about growth in 2022?", ranked, "person") == []
+    assert succession(q, ranked, "number") == []
 
 
 def test_a_figure_the_question_gives_is_not_the_answer():

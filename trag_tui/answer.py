@@ -395,8 +395,10 @@ def answer(result, passages: Mapping[int, str], *, generator: GeneratorSource = 
     # The quoted answer is chosen before the model runs: it is what a generated sentence must
     # agree with to be shown, and what is shown when none is.
     groups = [g for g in dict.fromkeys(s.group for s in sources) if g]
-    picks_ = extractive.extract(question, ranked, mode=result.mode, kind=kind, groups=groups,
-                                full=q.question)
+    # An office asked about over a period may have changed hands in it: each holder is quoted.
+    turns = extractive.succession(q.question, ranked, kind) if result.mode == "hard_filter" else []
+    picks_ = turns or extractive.extract(question, ranked, mode=result.mode, kind=kind,
+                                         groups=groups, full=q.question)
     labels = {g: (g.capitalize() + " sources" if result.mode == "evolution" else g)
               for g in groups}
     quote = extractive.quoted_answer(q.question, picks_, kind=kind, labels=labels)
@@ -404,7 +406,7 @@ def answer(result, passages: Mapping[int, str], *, generator: GeneratorSource = 
     gate = Gate(source_facts(sources), date_tags=q.intent != "none",
                 answers=(lambda text: extractive.gives(kind, text, q.question, q.as_of.isoformat()))
                 if kind else None,
-                agrees=(lambda text: extractive.agrees(kind, text, quote, q.question))
+                agrees=(lambda text: extractive.agrees(kind, text, quote, q.question, every=turns))
                 if kind else None,
                 wanted=extractive.WANTED.get(kind or "", ""), question=q.question)
     stopped = False
@@ -418,7 +420,9 @@ def answer(result, passages: Mapping[int, str], *, generator: GeneratorSource = 
         log.info("no generated sentence survived the check: the answer is quoted")
     if quoted:
         text = quote
-        if text and not missing and extractive.holder_unnamed(q.question, picks_, kind):
+        if text and turns:
+            text = succession_note(len(turns), period_label(q.start, q.end)) + text
+        elif text and not missing and extractive.holder_unnamed(q.question, picks_, kind):
             # the quote speaks of the office asked about but names no one holding it
             text = closest_note("names who held that office") + text
         elif text and q.intent == "point_in_time" \
@@ -535,6 +539,11 @@ def unmentioned_note(names: Sequence[str]) -> str:
     """The line that opens an answer whose sources never name who or what was asked about."""
     listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
     return closest_note(f"mentions {listed}")
+
+
+def succession_note(n: int, period: str) -> str:
+    """The line before the quoted holders of an office that changed hands in the period."""
+    return f"The sources of {period} name {n} holders of that office in turn, in date order:\n"
 
 
 def closest_note(lacking: str) -> str:

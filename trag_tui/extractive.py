@@ -72,6 +72,7 @@ _OFFICE_WORDS = frozenset(f"{_OFFICE_NOUNS} ministers state prime member deputy 
 # Words that stand before a name as its title or office.
 _TITLES = frozenset(f"mr mrs ms miss dr lord lady sir hon right prime {_OFFICE_NOUNS} "
                     "representative judge justice associate chief deputy shadow former".split())
+_PEERAGE = frozenset("lord lady baron baroness dame sir".split())
 _PAREN_NAME = re.compile(r"\(([A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){1,3})\)")
 
 
@@ -93,6 +94,8 @@ def person_names(sentence: str) -> list[str]:
         if last >= 0 and words[last].lower() not in _TITLES:
             continue  # "The Star-Spangled Banner", "Bank of England"
         name = words[last + 1:]
+        if len(name) == 1 and last >= 0 and bare[last] in _PEERAGE:
+            name = words[last:]  # "Lord Cameron": a peer is named by title and one name
         if 2 <= len(name) <= 4:
             found.append(" ".join(name))
         elif len(name) > 4:
@@ -341,7 +344,7 @@ def _speaks_as_asked(question_words: set[str], source: Source) -> bool:
 # Osborne", "Defence Secretary Ben Wallace".
 _TO_HOLDER = re.compile(r"(?:,\s*)?(?:my\s+(?:right\s+)?hon(?:ourable)?\.?\s+(?:and\s+\w+\s+)?"
                         r"friend\s*)?(?:the\s+(?:right\s+hon(?:ourable)?\.?\s+)?member\s+for\s+"
-                        r"[^(),]*?)?\s*\(?\s*$", re.I)
+                        r"(?:[^(),]|\([^()]*\))*?)?\s*\(?\s*$", re.I)
 _OFFICE_BEFORE = re.compile(rf"((?:[A-Z][\w'’-]+ ){{0,3}}(?:{'|'.join(_OFFICE_NOUNS.title().split())})"
                             r"(?: (?:of|for|the|and|[A-Z][\w'’-]+,?))*?)$")
 
@@ -359,9 +362,21 @@ def office_holder(text: str, question: str) -> tuple[str, str] | None:
         if m is None:
             continue
         office = re.sub(r"^(?:The|This|That|Our|Their|His|Her) ", "", m.group(1)).rstrip(", ")
-        if _role_match(question_words, office):
+        if _role_match(question_words, office) and not _qualified_otherwise(question, office):
             return name, office
     return None
+
+
+_QUALIFIED = re.compile(rf"\b([\w'’-]+)\s+(?:{'|'.join(_OFFICE_NOUNS.split())})\b", re.I)
+
+
+def _qualified_otherwise(question: str, office: str) -> bool:
+    """Does the question qualify the office's noun with a word the text's office lacks? "The
+    Home Secretary, … (James Cleverly)" and "The Secretary of State, … (Claire Coutinho)" do
+    not name the Foreign Secretary asked about; "the Secretary of State for Foreign,
+    Commonwealth and Development Affairs" does."""
+    asked = {m.group(1).lower() for m in _QUALIFIED.finditer(question) if content_words(m.group(1))}
+    return bool(asked) and not asked & _words_of(office.lower())
 
 
 _STYLES = _TITLES | frozenset("king queen prince princess duke duchess earl count".split())
@@ -694,7 +709,8 @@ def gives(kind: str | None, text: str, question: str, said_on: str | None = None
     return True
 
 
-def agrees(kind: str | None, claim: str, quote: str, question: str) -> bool:
+def agrees(kind: str | None, claim: str, quote: str, question: str,
+           every: Sequence[Candidate] = ()) -> bool:
     """Does a generated sentence give the same person, figure or date as the quoted answer?
 
     The model reads the same ranked sentences the quote is chosen from, and on news quizzes
@@ -703,9 +719,15 @@ def agrees(kind: str | None, claim: str, quote: str, question: str) -> bool:
     to grand slam action" for "Which tennis star pulled out of Wimbledon?"; "Serena Williams,
     40, announced…" for "How many grand slams has she won?"); where the two disagree, the
     quote is shown. Open questions have no one answer to compare, and with nothing quoted
-    there is nothing to disagree with: any supported sentence agrees."""
+    there is nothing to disagree with: any supported sentence agrees. When the quote names the
+    holders of an office in turn (`every`, from `succession`), the sentence must name them all:
+    one of them alone is the single-holder answer the quote corrects."""
     if not quote.strip():
         return True
+    if every:
+        claimed = _words_of(claim.lower())
+        names = [holder(c, question) for c in every]
+        return all(name.split()[-1].lower() in claimed for name in names if name)
     if kind == "person":
         quoted = _words_of(quote.lower())
         return any(w.lower() in quoted for name in _new_names(claim, question)
@@ -758,6 +780,48 @@ def figure_elsewhen(picks: Sequence[Candidate], kind: str | None, start: dt.date
                 rf"\W*(?:(?:back\s+)?in\s+)?{re.escape(when.expression)}\b", c.sentence, re.I):
             return False
     return True
+
+
+def holder(c: Candidate, question: str) -> str | None:
+    """Whom a sentence gives the office the question asks about: its speaker, speaking in that
+    office, or the person it names as holding it."""
+    if not _named(question, c.source) and _speaks_as_asked(content_words(question), c.source):
+        return c.source.speaker
+    found = office_holder(c.sentence, question) if c.sentence else None
+    return found[0] if found else None
+
+
+def succession(question: str, ranked: Sequence[Candidate], kind: str | None) -> list[Candidate]:
+    """The holders of an office asked about over a period, when the period's sources give it
+    to several people in turn: the best sentence of each, in date order; else [].
+
+    "Who was Prime Minister in 2022?" over that year's debates had been answered by Boris
+    Johnson's March statement alone, while the same sources name Liz Truss in September and
+    Rishi Sunak in November: one name is a wrong answer for the year. The holders count as a
+    succession only when their dates do not overlap (each holder's sources all dated before
+    the next one's), so a passing mention of a predecessor, or another country's prime minister
+    on the same day, leaves the single answer as it was. Sentences under the period floor's
+    share of the best one are not read.
+    """
+    if kind != "person" or not ranked or not content_words(question) & _NOUNS:
+        return []
+    best: dict[str, Candidate] = {}
+    days: dict[str, list[str]] = {}
+    for c in ranked:
+        if off_subject(c, ranked) or not c.source.date:
+            continue
+        name = holder(c, question)
+        if not name:
+            continue
+        key = name.split()[-1].lower()  # "Lord Cameron" and "David Cameron" are one holder
+        best.setdefault(key, c)
+        days.setdefault(key, []).append(c.source.date[:10])
+    if len(best) < 2:
+        return []
+    spans = sorted((min(d), max(d), key) for key, d in days.items())
+    if any(earlier[1] >= later[0] for earlier, later in zip(spans, spans[1:])):
+        return []
+    return [best[key] for _, _, key in spans]
 
 
 def _finer_than_year(c: Candidate) -> bool:
