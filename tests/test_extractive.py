@@ -20,6 +20,7 @@ from trag_tui.extractive import (
     figure_elsewhen,
     gives,
     headline,
+    holder,
     office_holder,
     person_names,
     quoted_answer,
@@ -283,9 +284,11 @@ def test_an_office_that_changed_hands_in_the_period_is_answered_holder_by_holder
     assert lines[2].startswith("Rishi Sunak, named as Prime Minister by Jeremy Hunt")
     # a generated sentence naming one of them is the one-holder answer the quote corrects
     quote = quoted_answer(q, turns)
-    assert not agrees("person", "Boris Johnson was Prime Minister [1].", quote, q, every=turns)
+    holders = [holder(c, q) for c in turns]
+    assert holders == ["Boris Johnson", "Liz Truss", "Rishi Sunak"]
+    assert not agrees("person", "Boris Johnson was Prime Minister [1].", quote, q, every=holders)
     assert agrees("person", "Boris Johnson, Liz Truss and Rishi Sunak held it in turn.", quote, q,
-                  every=turns)
+                  every=holders)
 
 
 def test_one_holder_or_holders_whose_dates_overlap_are_no_succession():

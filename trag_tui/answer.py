@@ -397,6 +397,7 @@ def answer(result, passages: Mapping[int, str], *, generator: GeneratorSource = 
     groups = [g for g in dict.fromkeys(s.group for s in sources) if g]
     # An office asked about over a period may have changed hands in it: each holder is quoted.
     turns = extractive.succession(q.question, ranked, kind) if result.mode == "hard_filter" else []
+    holders = [name for c in turns if (name := extractive.holder(c, q.question))]
     picks_ = turns or extractive.extract(question, ranked, mode=result.mode, kind=kind,
                                          groups=groups, full=q.question)
     labels = {g: (g.capitalize() + " sources" if result.mode == "evolution" else g)
@@ -406,7 +407,7 @@ def answer(result, passages: Mapping[int, str], *, generator: GeneratorSource = 
     gate = Gate(source_facts(sources), date_tags=q.intent != "none",
                 answers=(lambda text: extractive.gives(kind, text, q.question, q.as_of.isoformat()))
                 if kind else None,
-                agrees=(lambda text: extractive.agrees(kind, text, quote, q.question, every=turns))
+                agrees=(lambda text: extractive.agrees(kind, text, quote, q.question, every=holders))
                 if kind else None,
                 wanted=extractive.WANTED.get(kind or "", ""), question=q.question)
     stopped = False

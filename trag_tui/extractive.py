@@ -710,7 +710,7 @@ def gives(kind: str | None, text: str, question: str, said_on: str | None = None
 
 
 def agrees(kind: str | None, claim: str, quote: str, question: str,
-           every: Sequence[Candidate] = ()) -> bool:
+           every: Sequence[str] = ()) -> bool:
     """Does a generated sentence give the same person, figure or date as the quoted answer?
 
     The model reads the same ranked sentences the quote is chosen from, and on news quizzes
@@ -720,14 +720,13 @@ def agrees(kind: str | None, claim: str, quote: str, question: str,
     40, announced…" for "How many grand slams has she won?"); where the two disagree, the
     quote is shown. Open questions have no one answer to compare, and with nothing quoted
     there is nothing to disagree with: any supported sentence agrees. When the quote names the
-    holders of an office in turn (`every`, from `succession`), the sentence must name them all:
-    one of them alone is the single-holder answer the quote corrects."""
+    holders of an office in turn (`every`, their names, from `succession`), the sentence must
+    name them all: one of them alone is the single-holder answer the quote corrects."""
     if not quote.strip():
         return True
     if every:
         claimed = _words_of(claim.lower())
-        names = [holder(c, question) for c in every]
-        return all(name.split()[-1].lower() in claimed for name in names if name)
+        return all(_surname(name) in claimed for name in every)
     if kind == "person":
         quoted = _words_of(quote.lower())
         return any(w.lower() in quoted for name in _new_names(claim, question)
@@ -782,6 +781,11 @@ def figure_elsewhen(picks: Sequence[Candidate], kind: str | None, start: dt.date
     return True
 
 
+def _surname(name: str) -> str:
+    """What one holder is known by: "Lord Cameron" and "David Cameron" are one holder."""
+    return name.split()[-1].lower()
+
+
 def holder(c: Candidate, question: str) -> str | None:
     """Whom a sentence gives the office the question asks about: its speaker, speaking in that
     office, or the person it names as holding it."""
@@ -813,7 +817,7 @@ def succession(question: str, ranked: Sequence[Candidate], kind: str | None) -> 
         name = holder(c, question)
         if not name:
             continue
-        key = name.split()[-1].lower()  # "Lord Cameron" and "David Cameron" are one holder
+        key = _surname(name)
         best.setdefault(key, c)
         days.setdefault(key, []).append(c.source.date[:10])
     if len(best) < 2:
