@@ -337,6 +337,16 @@ def test_a_how_many_question_is_answered_by_the_figure_that_counts_what_it_asks(
     assert "23 grand slam" in quoted_answer(q, picks)
 
 
+def test_a_percentage_asked_for_is_not_answered_by_a_count():
+    q = "What percentage of babies in the UK were born out of wedlock last year?"
+    assert stated_figures("A python gave birth to six baby pythons.", q) == (0, 0)
+    assert stated_figures("51.3 per cent of babies were born outside marriage.", q) == (1, 0)
+    # a count asked for in words is stated in words too, and a span of time does not count
+    q = "How many Russians could soon be conscripted?"
+    assert stated_figures("Up to three hundred thousand reservists may be called up.", q) == (1, 0)
+    assert stated_figures("They served for less than ten years.", q) == (0, 0)
+
+
 def test_a_figure_told_as_it_was_back_then_is_not_the_level_now():
     assert stated_figures("Back then, the agency estimated that it cost $233,610.") == (0, 1)
     assert stated_figures("It now costs $310,605 to raise a child.") == (1, 0)

@@ -13,6 +13,7 @@ from trag_tui.grounding import (
     citations,
     cut_point,
     dates,
+    in_figures,
     index_sources,
     names,
     quantities,
@@ -44,6 +45,26 @@ def test_units_are_normalised():
     assert quantities("2.57 million")[0].value == Decimal(2570000)
     # years are dates, not quantities
     assert quantities("in 2022 it rose") == []
+
+
+def test_numbers_written_as_words_are_figures():
+    assert quantities("extended six months") == quantities("extended 6 months")
+    assert quantities("an estimated one million people")[0].value == Decimal(1000000)
+    assert [q.value for q in quantities("twenty-five years, two hundred staff")] == [25, 200]
+    assert in_figures("a three-day trip. Six people died") == "a 3-day trip. 6 people died"
+    # "one" alone, a fraction, an ordinal and a name inside a sentence stay words
+    for text in ("one of the few", "two-thirds of Puerto Rico", "the twenty-first century",
+                 "Big Ten schools", "the Seven Network"):
+        assert in_figures(text) == text and quantities(text) == []
+
+
+def test_a_claim_in_figures_stands_on_a_source_in_words():
+    pool = index_sources([SourceFacts(
+        1, "2022-06-27", "Griner trial", "A Russian court ruled that the WNBA star's detention "
+        "be extended six months pending the outcome of her trial.")])
+    assert check("Her detention was extended by 6 months.", pool).supported
+    assert check("Her detention was extended by six months.", pool).supported
+    assert not check("Her detention was extended by 7 months.", pool).supported
 
 
 def test_a_digit_inside_a_name_is_no_figure():

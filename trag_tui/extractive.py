@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .grounding import Quantity, date_matches, dates, quantities, reported_when
+from .grounding import Quantity, date_matches, dates, in_figures, quantities, reported_when
 from .labels import day_label
 from .sentences import quotable, split
 from .temporal.calendar import iso_day
@@ -156,6 +156,16 @@ def money_asked(question: str) -> bool:
                 and not _NOT_MONEY.search(question))
 
 
+_SHARE = re.compile(r"\b(?:what|which) (?:share|percentage|proportion)\b|\bwhat per ?cent\b|"
+                    r"\bby (?:what|how many) (?:percentage|per ?cent|%)", re.I)
+
+
+@lru_cache(maxsize=64)
+def share_asked(question: str) -> bool:
+    """Does the question ask for a percentage ("What percentage of babies…")?"""
+    return _SHARE.search(question) is not None
+
+
 def stated_figures(sentence: str, question: str = "") -> tuple[int, int]:
     """How many figures a sentence states as a level, and how many it hedges or gives as an
     earlier value ("up from 4.8 per cent"). A figure the question itself gives ("Deborah
@@ -165,15 +175,17 @@ def stated_figures(sentence: str, question: str = "") -> tuple[int, int]:
     given = _given(question) if question else ()
     money = money_asked(question) if question else False
     things = bool(question) and _counts_things(question)
+    share = bool(question) and share_asked(question)
     if things:
         # "How many Russians could be conscripted?" counts people: "for less than 10 years"
-        # is a span of time, not the count
-        sentence = _SPAN.sub(" ", sentence)
+        # is a span of time, not the count ("for less than ten years" too)
+        sentence = _SPAN.sub(" ", in_figures(sentence))
 
     def wanted(q: Quantity) -> bool:
         # nor is "£120 million" a count of people
+        # nor "six baby pythons" a percentage
         return not any(q.matches(g) for g in given) and (q.money or not money) \
-            and not (things and q.money)
+            and not (things and q.money) and (q.unit in ("%", "pt") or not share)
 
     found = [q for q in quantities(sentence) if wanted(q)]
     then = _THEN.match(sentence)

@@ -63,10 +63,41 @@ class Quantity:
                 and self.earlier == other.earlier)
 
 
+_SMALL = dict(zip(("two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+                   "fifteen sixteen seventeen eighteen nineteen").split(), range(2, 20)))
+_TENS = dict(zip("twenty thirty forty fifty sixty seventy eighty ninety".split(), range(20, 100, 10)))
+_UNITS = dict(zip("one two three four five six seven eight nine".split(), range(1, 10)))
+_CARDINAL = (rf"(?:{'|'.join(_TENS)})(?:[- ](?:{'|'.join(_UNITS)}))?|{'|'.join(_SMALL)}")
+# A number written as words: "six months", "twenty-five", "two hundred", "one million". "One"
+# alone is left as a word ("one of the few"), and so is a fraction ("two-thirds"). Lower case,
+# or capitalised where a sentence starts: "Big Ten" and "Seven Network" are names.
+_WORD_FIGURE = re.compile(
+    r"(?:(?<![\w-])(?=[a-z])|(?:^|(?<=[.!?:;\"“(] )|(?<=[\"“(]))(?=[A-Z]))"
+    rf"(?P<n>(?i:{_CARDINAL}|one(?=\s+(?:hundred|thousand|million|billion|trillion)\b)))"
+    r"(?P<h>\s+hundred)?"
+    r"(?!\w|-(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|thirds|quarters?"
+    r"|halves|fifths|sixths|sevenths|eighths|ninths|tenths)\b)",
+    re.M)
+
+
+def _figure(m: re.Match) -> str:
+    words = m["n"].lower().replace("-", " ").split()
+    value = _TENS.get(words[0]) or _SMALL.get(words[0]) or 1
+    if len(words) > 1:
+        value += _UNITS[words[1]]
+    return str(value * (100 if m["h"] else 1))
+
+
+def in_figures(text: str) -> str:
+    """A text with its numbers written as words put in figures, so "six months" states 6 as
+    "6 months" does: the same claim whichever way a source or a model writes it."""
+    return _WORD_FIGURE.sub(_figure, text)
+
+
 def quantities(text: str) -> list[Quantity]:
     """Every number in a text with its unit; years and parts of dates are left to `dates`."""
     out = []
-    text = _DATE_SPANS.sub(lambda m: " " * len(m.group(0)), text)
+    text = _DATE_SPANS.sub(lambda m: " " * len(m.group(0)), in_figures(text))
     for m in _NUMBER.finditer(text):
         raw = m.group("num").replace(",", "")
         try:
@@ -172,7 +203,7 @@ def atoms(text: str) -> list[str]:
     Numbers become `#value+unit`, so "3 per cent" and "3%" are one atom; dates are left out
     (they are checked on their own, against the sentence and the day it was said).
     """
-    blanked = _DATE_SPANS.sub(lambda m: " " * len(m.group(0)), text)
+    blanked = _DATE_SPANS.sub(lambda m: " " * len(m.group(0)), in_figures(text))
     spans = []
     for m in _NUMBER.finditer(blanked):
         q = quantities(m.group(0))
