@@ -60,6 +60,16 @@ def test_coverage_pick_spans_oldest_to_newest():
     assert groups[0] == "older" and groups[-1] == "newer" and "middle" in groups
 
 
+def test_coverage_pick_leans_to_the_ends_without_dropping_their_best_match():
+    # the newest stretch's best match (1.0, five months before the newest day) is kept over
+    # two weaker hits of the last weeks; the lean only breaks near ties
+    items = [(1, 0.9, 0), (2, 0.8, 400), (3, 1.0, 845), (4, 0.88, 975), (5, 0.85, 1000)]
+    picked = [u for u, _ in scoring.coverage_pick(items, 4, buckets=4)]
+    assert 3 in picked and picked[0] == 1
+    near = [(1, 0.9, 0), (2, 0.8, 400), (3, 0.95, 845), (4, 0.94, 1000)]
+    assert scoring.coverage_pick(near, 3, buckets=3)[-1][0] == 4
+
+
 def test_centrality_boost():
     out = scoring.centrality_boost([(1, 1.0), (2, 0.9)], {2: 1.0}, 0.5)
     assert out[0][0] == 2
