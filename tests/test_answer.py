@@ -24,6 +24,7 @@ from trag_tui.answer import (
     NO_MODEL_NOTE,
     CitationFilter,
     Done,
+    Later,
     Retrieved,
     Token,
     Writing,
@@ -650,6 +651,28 @@ def test_ask_empty_period_end_to_end(small_index):
     assert "There are no documents from 2014" in done.answer
 
 
+def test_ask_quotes_a_past_year_s_figure_from_a_report_dated_after_it(tmp_path):
+    rows = [
+        {"id": "pmqs-2022", "date": "2022-04-19", "title": "Small boats", "source": "Priti Patel",
+         "text": "Last year more than 28,000 people crossed the channel in small boats."},
+        {"id": "report-2025", "date": "2025-05-22", "title": "Small boat arrivals",
+         "source": "Office for National Statistics", "text": REPORTED},
+    ]
+    index = jsonl_index(tmp_path, rows, k=4)
+    try:
+        q = "How many small boat arrivals were there in 2022?"
+        events = list(ask(index, q, as_of=dt.date(2025, 11, 22), evidence_only=True))
+        done = events[-1]
+        assert [s.doc_id for s in events[0].sources] == ["pmqs-2022", "report-2025"]
+        assert done.answer.startswith("No source dated in 2022 gives the figure for 2022; one "
+                                      "dated later does:\n")
+        # asked on a day before the report, it is not there to quote
+        done = list(ask(index, q, as_of=dt.date(2025, 1, 1), evidence_only=True))[-1]
+        assert done.answer.startswith("No source found gives the figure for 2022")
+    finally:
+        index.close()
+
+
 def test_window_starts_at_a_whole_sentence_that_can_be_quoted():
     # Cutting "…LIHEAP, I want to thank … for introducing the IDEA legislation" mid-sentence
     # lost the very sentence the question needed; the window starts where a sentence starts.
@@ -801,6 +824,54 @@ def test_a_quoted_figure_of_another_year_than_asked_says_so_first():
     done = run(replace(res, hits=[hit(1, "2022-04-19", this_year, speaker="Priti Patel")]),
                evidence_only=True)[-1]
     assert done.answer.startswith("Priti Patel [1] (19 April 2022): “This year")
+
+
+def later_sources(text: str, date: str = "2025-05-22") -> Later:
+    hits = [hit(7, date, text, speaker="Office for National Statistics")]
+    tq = TQ("", "point_in_time")
+    return Later(result("hard_filter", tq, hits), passages_for(hits), {})
+
+
+REPORTED = ("Home Office figures show that 36,816 people crossed the English Channel in small "
+            "boats in 2024, up from 29,437 in 2023 but below the record of 45,774 in 2022.")
+
+
+def test_a_past_period_s_figure_given_only_by_a_later_source_is_quoted_from_it_first():
+    tq = TQ("How many small boat arrivals were there in 2022?", "point_in_time",
+            start=dt.date(2022, 1, 1), end=dt.date(2022, 12, 31),
+            semantic_query="How many small boat arrivals were there")
+    said = "Last year more than 28,000 people crossed the channel in small boats."
+    res = result("hard_filter", tq, [hit(1, "2022-04-19", said, speaker="Priti Patel")])
+    events = run(res, evidence_only=True, later=later_sources(REPORTED))
+    done = events[-1]
+    # numbered after the period's own sources, shown with them, and said to be dated later
+    assert [s.number for s in events[0].sources] == [1, 2] == done.citations
+    assert done.answer.startswith(
+        "No source dated in 2022 gives the figure for 2022; one dated later does:\n"
+        "Office for National Statistics [2] (22 May 2025): “Home Office figures show")
+    assert "\nFrom 2022 itself, the closest the sources come:\nPriti Patel [1] (19 April " \
+        "2022): “Last year" in done.answer
+    # a period's own figure comes first, the later one after it
+    now = "This year more than 4,000 people have crossed the channel in small boats."
+    done = run(replace(res, hits=[hit(1, "2022-04-19", now, speaker="Priti Patel")]),
+               evidence_only=True, later=later_sources(REPORTED))[-1]
+    assert done.answer.startswith("Priti Patel [1] (19 April 2022): “This year")
+    assert "\nGiven later, by a source dated after 2022:\nOffice for National Statistics [2]" \
+        in done.answer
+
+
+def test_a_later_source_that_does_not_date_its_figure_to_the_period_is_not_quoted():
+    tq = TQ("How many small boat arrivals were there in 2022?", "point_in_time",
+            start=dt.date(2022, 1, 1), end=dt.date(2022, 12, 31),
+            semantic_query="How many small boat arrivals were there")
+    said = "Last year more than 28,000 people crossed the channel in small boats."
+    res = result("hard_filter", tq, [hit(1, "2022-04-19", said, speaker="Priti Patel")])
+    for text in ("So far this year 12,000 people have crossed the channel in small boats.",
+                 "In 2024, 36,816 people crossed the channel in small boats.",
+                 "In 2022 the Home Office spent £120 million on the Rwanda scheme."):
+        events = run(res, evidence_only=True, later=later_sources(text))
+        assert len(events[0].sources) == 1
+        assert events[-1].answer.startswith("No source found gives the figure for 2022")
 
 
 def test_an_answer_whose_sources_never_name_whom_it_asks_about_says_so_first():

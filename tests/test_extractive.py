@@ -1,6 +1,7 @@
 """The quoted answer: which source sentence answers, by the question's answer type."""
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import replace
 
 import pytest
@@ -18,6 +19,7 @@ from trag_tui.extractive import (
     counts,
     extract,
     figure_elsewhen,
+    given_later,
     gives,
     headline,
     holder,
@@ -345,6 +347,24 @@ def test_a_percentage_asked_for_is_not_answered_by_a_count():
     q = "How many Russians could soon be conscripted?"
     assert stated_figures("Up to three hundred thousand reservists may be called up.", q) == (1, 0)
     assert stated_figures("They served for less than ten years.", q) == (0, 0)
+
+
+def test_a_later_source_gives_a_past_period_s_figure_only_when_it_dates_it_to_that_period():
+    q = "What was the inflation rate in March 2022?"
+    march = (dt.date(2022, 3, 1), dt.date(2022, 3, 31))
+    year = (dt.date(2022, 1, 1), dt.date(2022, 12, 31))
+    sources = [
+        Source(1, "a", "2023-01-18", "Inflation", "", "Inflation averaged 9.1 per cent in 2022.",
+               score=0.9),
+        Source(2, "b", "2022-04-13", "Inflation", "", "Last month inflation was 7 per cent.",
+               score=0.8),
+    ]
+    ranked = rank(q, sources, mode="hard_filter", embedder=HashEmbedder())
+    # a year's average is no figure for March; "last month" said in April 2022 is March
+    assert given_later(q, ranked, *march, floor=0.0).source.number == 2
+    assert given_later(q, ranked, *year, floor=0.0).source.number in (1, 2)
+    assert given_later(q, [c for c in ranked if c.source.number == 1], *march, floor=0.0) is None
+    assert given_later(q, ranked, *march, floor=99.0) is None
 
 
 def test_a_figure_told_as_it_was_back_then_is_not_the_level_now():

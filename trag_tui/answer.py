@@ -17,7 +17,7 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from . import extractive
@@ -303,7 +303,7 @@ def ask(index, question, *, as_of=None, generator: GeneratorSource = None,
     cannot be loaded or a prompt that cannot fit raises GenerationError before Retrieved (the
     sources are numbered with the model's own tokenizer, so they wait for it).
     """
-    from .retrieval.modes import search
+    from .retrieval.modes import reported_later, search
 
     if not isinstance(question, str) or not question.strip():
         raise ValueError("the question is empty")
@@ -315,11 +315,20 @@ def ask(index, question, *, as_of=None, generator: GeneratorSource = None,
     retrieval = time.perf_counter() - started
     log.info("%s: %s; %d sources in %.0f ms", result.mode, result.reason, len(result.hits),
              retrieval * 1000)
+    later = None
+    if result.hits and extractive.answer_type(result.query.question) == "number":
+        # a past period's figure may be given only by a source dated after it
+        found = reported_later(index, result, k or settings.k, settings, retriever)
+        if found is not None and found.hits:
+            got = fetch_quotes(index.conn, found.hits)
+            later = Later(found, {c: t for c, (t, _) in got.items()},
+                          {c: r for c, (_, r) in got.items()})
+        retrieval = time.perf_counter() - started
     embedder = _embedder_of(index) if result.hits else None
     yield from answer(result, {c: t for c, (t, _) in quotes.items()}, generator=generator,
                       settings=settings, cancel=cancel, evidence_only=evidence_only,
                       roles={c: r for c, (_, r) in quotes.items()}, embedder=embedder,
-                      _timings={"retrieval": retrieval}, _started=started)
+                      later=later, _timings={"retrieval": retrieval}, _started=started)
 
 
 def _embedder_of(index):
@@ -329,15 +338,25 @@ def _embedder_of(index):
         return None
 
 
+@dataclass(frozen=True)
+class Later:
+    """Sources dated after a past period asked about (`reported_later`), with their passages."""
+
+    result: Any
+    passages: Mapping[int, str]
+    roles: Mapping[int, str]
+
+
 def answer(result, passages: Mapping[int, str], *, generator: GeneratorSource = None,
            settings: Settings | None = None, cancel: threading.Event | None = None,
            evidence_only: bool = False, roles: Mapping[int, str] | None = None,
-           embedder=None, _timings: dict[str, float] | None = None,
+           embedder=None, later: Later | None = None, _timings: dict[str, float] | None = None,
            _started: float | None = None) -> Iterator[Event]:
     """The answer events for an already retrieved result (no database needed).
 
     `roles` maps chunk ids to the office their speaker speaks in; `embedder` ranks the
-    source sentences by meaning (without one, by shared words).
+    source sentences by meaning (without one, by shared words). `later` may give a figure
+    asked for in a past period that none of the period's own sources gives.
     """
     settings = settings or Settings()
     started = _started if _started is not None else time.perf_counter()
@@ -382,16 +401,6 @@ def answer(result, passages: Mapping[int, str], *, generator: GeneratorSource = 
                 f"{gen.n_ctx - settings.max_tokens} the model's context leaves for the answer")
     else:
         prompt_tokens = 0
-    timings["assembly"] = elapsed() - timings["load"] - timings.get("retrieval", 0.0)
-    yield Retrieved(result, sources)
-    missing = extractive.unmentioned(q.question, sources)
-    shown: list[str] = []
-    if missing:
-        # Said first, so nothing below reads as an answer about them.
-        note = unmentioned_note(missing)
-        shown.append(note)
-        yield Token(note)
-
     # The quoted answer is chosen before the model runs: it is what a generated sentence must
     # agree with to be shown, and what is shown when none is.
     groups = [g for g in dict.fromkeys(s.group for s in sources) if g]
@@ -403,6 +412,32 @@ def answer(result, passages: Mapping[int, str], *, generator: GeneratorSource = 
     labels = {g: (g.capitalize() + " sources" if result.mode == "evolution" else g)
               for g in groups}
     quote = extractive.quoted_answer(q.question, picks_, kind=kind, labels=labels)
+    given = None
+    if later is not None and q.intent == "point_in_time" and q.start and q.end and ranked \
+            and not turns:
+        given = _given_later(later, question, q, kind, embedder, len(sources) + 1,
+                             extractive.PERIOD_FLOOR * ranked[0].score)
+    lacking = extractive.figure_elsewhen(picks_, kind, q.start, q.end) \
+        or extractive.no_figure(picks_, kind, q.question)
+    if given is not None:
+        # Said to be dated later: first when the period's own sources give no figure for it,
+        # after their quote when they do.
+        sources = [*sources, given.source]
+        period = period_label(q.start, q.end)
+        told = extractive.quoted_answer(q.question, [given], kind=kind)
+        quote = (later_note(period) + told + f"\nFrom {period} itself, the closest the sources "
+                 f"come:\n{quote}") if lacking else \
+            f"{quote}\nGiven later, by a source dated after {period}:\n{told}"
+        picks_ = [*picks_, given]
+    timings["assembly"] = elapsed() - timings["load"] - timings.get("retrieval", 0.0)
+    yield Retrieved(result, sources)
+    missing = extractive.unmentioned(q.question, sources)
+    shown: list[str] = []
+    if missing:
+        # Said first, so nothing below reads as an answer about them.
+        note = unmentioned_note(missing)
+        shown.append(note)
+        yield Token(note)
 
     gate = Gate(source_facts(sources), date_tags=q.intent != "none",
                 answers=(lambda text: extractive.gives(kind, text, q.question, q.as_of.isoformat()))
@@ -426,7 +461,7 @@ def answer(result, passages: Mapping[int, str], *, generator: GeneratorSource = 
         elif text and not missing and extractive.holder_unnamed(q.question, picks_, kind):
             # the quote speaks of the office asked about but names no one holding it
             text = closest_note("names who held that office") + text
-        elif text and q.intent == "point_in_time" \
+        elif text and given is None and q.intent == "point_in_time" \
                 and extractive.figure_elsewhen(picks_, kind, q.start, q.end):
             # the quoted figure is dated to another time than the one asked about
             text = closest_note(f"gives the figure for {period_label(q.start, q.end)}") + text
@@ -545,6 +580,24 @@ def unmentioned_note(names: Sequence[str]) -> str:
 def succession_note(n: int, period: str) -> str:
     """The line before the quoted holders of an office that changed hands in the period."""
     return f"The sources of {period} name {n} holders of that office in turn, in date order:\n"
+
+
+def later_note(period: str) -> str:
+    """The line before a figure for a past period quoted from a source dated after it."""
+    return f"No source dated in {period} gives the figure for {period}; one dated later does:\n"
+
+
+def _given_later(later: Later, question: str, q, kind: str | None, embedder, number: int,
+                 floor: float) -> extractive.Candidate | None:
+    """The sentence of a source dated after the period that gives its figure, numbered on
+    after the period's own sources."""
+    ctx = build_context(later.result, later.passages, n_ctx=UNBOUNDED, max_tokens=0,
+                        roles=later.roles, source_tokens=SOURCE_WINDOW,
+                        context_tokens=UNBOUNDED)
+    ranked = extractive.rank(question, ctx.sources, mode="hard_filter", embedder=embedder,
+                             kind=kind, full=q.question, as_of=q.as_of)
+    c = extractive.given_later(q.question, ranked, q.start, q.end, floor)
+    return None if c is None else replace(c, source=replace(c.source, number=number))
 
 
 def closest_note(lacking: str) -> str:

@@ -9,6 +9,7 @@ choice: "who" wants a person (for a speech, the speaker and the office they spea
 """
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -20,13 +21,11 @@ import numpy as np
 from .grounding import Quantity, date_matches, dates, in_figures, quantities, reported_when
 from .labels import day_label
 from .sentences import quotable, split
-from .temporal.calendar import iso_day
+from .temporal.calendar import iso_day, month_span
 from .temporal.lexicon import MONTHS, WEEKDAYS
 from .text_words import STOPWORDS, content_words
 
 if TYPE_CHECKING:
-    import datetime as dt
-
     from .context import Source
 
 QUOTE_WORDS = 60
@@ -791,6 +790,45 @@ def figure_elsewhen(picks: Sequence[Candidate], kind: str | None, start: dt.date
                 rf"\W*(?:(?:back\s+)?in\s+)?{re.escape(when.expression)}\b", c.sentence, re.I):
             return False
     return True
+
+
+def no_figure(picks: Sequence[Candidate], kind: str | None, question: str) -> bool:
+    """Does a quote for a how-many or how-much question state no figure at all ("crossings in
+    2023 are running about a third lower")?"""
+    return kind == "number" and not any(
+        stated_figures(c.sentence, question)[0] for c in picks if c.position != HEADLINE)
+
+
+def _names_period(c: Candidate, start: dt.date, end: dt.date) -> bool:
+    """Does a sentence date something it says to within the period: "29,437 in 2023" for 2023,
+    "last year" said in 2024? A wider time ("in 2022" for March 2022) does not."""
+    for year, month, day in dates(c.sentence):
+        if year is None:
+            continue
+        lo, hi = month_span(year, month) if month else (dt.date(year, 1, 1), dt.date(year, 12, 31))
+        if day:
+            lo = hi = dt.date(year, month, day)
+        if start <= lo and hi <= end:
+            return True
+    when = reported_when(c.sentence, c.source.date)
+    return when is not None and start <= when.start and when.end <= end
+
+
+def given_later(question: str, ranked: Sequence[Candidate], start: dt.date, end: dt.date,
+                floor: float) -> Candidate | None:
+    """The best sentence of sources dated after the period that states the figure asked for
+    and dates it to the period, scoring at least `floor`."""
+    what = counted(question)
+    for c in ranked:
+        if c.score < floor:
+            break
+        if c.position == HEADLINE or off_subject(c, ranked) or not _names_period(c, start, end):
+            continue
+        # what is counted must be named, if not right after the figure ("45,700 people crossed
+        # the channel in small boats in 2022" counts small boat arrivals)
+        if stated_figures(c.sentence, question)[0] and (not what or what & _words_of(c.sentence)):
+            return c
+    return None
 
 
 def _surname(name: str) -> str:

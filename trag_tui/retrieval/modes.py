@@ -334,6 +334,24 @@ def _point_in_time(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchR
     return res
 
 
+def reported_later(index: Index, result: SearchResult, k: int, settings: Settings,
+                   retriever: Retriever | None = None) -> SearchResult | None:
+    """Sources dated after a past period asked about, up to the as-of date.
+
+    A year's figure is published once the year is over: "How many people crossed the Channel
+    in small boats in 2023?" is answered by a 2025 report's "… up from 29,437 in 2023", which
+    the period's own hard filter rightly leaves out. The answer may quote such a source, said
+    to be dated later, when it names the period; the search result itself is untouched.
+    """
+    tq = result.query
+    if result.mode != "hard_filter" or tq.start is None or tq.end is None or tq.end >= tq.as_of:
+        return None
+    r = (retriever or Retriever(index, settings)).scoped(result.scope)
+    days = _as_of_range(tq.end + dt.timedelta(days=1), tq.as_of, tq.as_of, undated=False)
+    ranked, info, parts, agree = _rank(r, tq.semantic_query, days, settings.candidates, settings)
+    return _finish(tq, "hard_filter", ranked, info, parts, agree, k, False)
+
+
 def recency_strength(tq) -> float:
     """How strongly a question asks for the latest state: explicit cue words count most."""
     return 1.0 if tq.recency_cue else 0.5
