@@ -860,6 +860,18 @@ def test_a_past_period_s_figure_given_only_by_a_later_source_is_quoted_from_it_f
         in done.answer
 
 
+def test_a_later_source_that_answers_better_than_the_period_s_own_comes_first():
+    tq = TQ("How many small boat arrivals were there in 2022?", "point_in_time",
+            start=dt.date(2022, 1, 1), end=dt.date(2022, 12, 31),
+            semantic_query="How many small boat arrivals were there")
+    said = "Wages rose by 3 per cent this spring."
+    res = result("hard_filter", tq, [hit(1, "2022-04-19", said, speaker="Priti Patel")])
+    done = run(res, evidence_only=True, later=later_sources(REPORTED))[-1]
+    assert done.answer.startswith("A source dated after 2022 gives the figure for 2022:\n"
+                                  "Office for National Statistics [2]")
+    assert "\nFrom 2022 itself, the closest the sources come:\nPriti Patel [1]" in done.answer
+
+
 def test_a_later_source_that_does_not_date_its_figure_to_the_period_is_not_quoted():
     tq = TQ("How many small boat arrivals were there in 2022?", "point_in_time",
             start=dt.date(2022, 1, 1), end=dt.date(2022, 12, 31),

@@ -420,14 +420,17 @@ def answer(result, passages: Mapping[int, str], *, generator: GeneratorSource = 
     lacking = extractive.figure_elsewhen(picks_, kind, q.start, q.end) \
         or extractive.no_figure(picks_, kind, q.question)
     if given is not None:
-        # Said to be dated later: first when the period's own sources give no figure for it,
-        # after their quote when they do.
+        # Said to be dated later: first when the period's own sources give no figure for it or
+        # a worse answer than it, after their quote otherwise.
+        better = given.score > max((c.score for c in picks_), default=0.0)
         sources = [*sources, given.source]
         period = period_label(q.start, q.end)
         told = extractive.quoted_answer(q.question, [given], kind=kind)
-        quote = (later_note(period) + told + f"\nFrom {period} itself, the closest the sources "
-                 f"come:\n{quote}") if lacking else \
-            f"{quote}\nGiven later, by a source dated after {period}:\n{told}"
+        if lacking or better:
+            quote = (later_note(period, lacking) + told + f"\nFrom {period} itself, the closest "
+                     f"the sources come:\n{quote}")
+        else:
+            quote = f"{quote}\nGiven later, by a source dated after {period}:\n{told}"
         picks_ = [*picks_, given]
     timings["assembly"] = elapsed() - timings["load"] - timings.get("retrieval", 0.0)
     yield Retrieved(result, sources)
@@ -582,9 +585,12 @@ def succession_note(n: int, period: str) -> str:
     return f"The sources of {period} name {n} holders of that office in turn, in date order:\n"
 
 
-def later_note(period: str) -> str:
-    """The line before a figure for a past period quoted from a source dated after it."""
-    return f"No source dated in {period} gives the figure for {period}; one dated later does:\n"
+def later_note(period: str, lacking: bool = True) -> str:
+    """The line before a figure for a past period quoted from a source dated after it: first
+    because the period's own sources give none, or because it answers better."""
+    if lacking:
+        return f"No source dated in {period} gives the figure for {period}; one dated later does:\n"
+    return f"A source dated after {period} gives the figure for {period}:\n"
 
 
 def _given_later(later: Later, question: str, q, kind: str | None, embedder, number: int,
