@@ -417,8 +417,10 @@ def answer(result, passages: Mapping[int, str], *, generator: GeneratorSource = 
             and not turns:
         given = _given_later(later, question, q, kind, embedder, len(sources) + 1,
                              extractive.PERIOD_FLOOR * ranked[0].score)
-    lacking = extractive.figure_elsewhen(picks_, kind, q.start, q.end) \
-        or extractive.no_figure(picks_, kind, q.question)
+    # the quoted figure is dated to another time than the one asked about
+    elsewhen = q.intent == "point_in_time" and extractive.figure_elsewhen(picks_, kind, q.start,
+                                                                          q.end)
+    lacking = elsewhen or extractive.no_figure(picks_, kind, q.question)
     if given is not None:
         # Said to be dated later: first when the period's own sources give no figure for it or
         # a worse answer than it, after their quote otherwise.
@@ -464,9 +466,7 @@ def answer(result, passages: Mapping[int, str], *, generator: GeneratorSource = 
         elif text and not missing and extractive.holder_unnamed(q.question, picks_, kind):
             # the quote speaks of the office asked about but names no one holding it
             text = closest_note("names who held that office") + text
-        elif text and given is None and q.intent == "point_in_time" \
-                and extractive.figure_elsewhen(picks_, kind, q.start, q.end):
-            # the quoted figure is dated to another time than the one asked about
+        elif text and given is None and elsewhen:
             text = closest_note(f"gives the figure for {period_label(q.start, q.end)}") + text
         if text:
             shown.append(text)
