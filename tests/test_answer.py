@@ -809,20 +809,26 @@ def test_an_office_that_changed_hands_in_the_period_names_each_holder_in_date_or
     assert done.citations == [1, 2]
 
 
-def test_a_quoted_figure_of_another_year_than_asked_says_so_first():
+LAST_YEAR = "Last year more than 28,000 people crossed the channel in small boats."
+
+
+def boats_2022(said: str = LAST_YEAR) -> SearchResult:
+    """"How many small boat arrivals were there in 2022?" over one speech of April 2022."""
     tq = TQ("How many small boat arrivals were there in 2022?", "point_in_time",
             start=dt.date(2022, 1, 1), end=dt.date(2022, 12, 31),
             semantic_query="How many small boat arrivals were there")
-    said = "Last year more than 28,000 people crossed the channel in small boats."
-    res = result("hard_filter", tq, [hit(1, "2022-04-19", said, speaker="Priti Patel")])
+    return result("hard_filter", tq, [hit(1, "2022-04-19", said, speaker="Priti Patel")])
+
+
+def test_a_quoted_figure_of_another_year_than_asked_says_so_first():
+    res = boats_2022()
     done = run(res, evidence_only=True)[-1]
     # the 2021 figure is the nearest the sources come, and must not read as 2022's
     assert done.answer.startswith("No source found gives the figure for 2022; the closest they "
                                   "come:\nPriti Patel [1] (19 April 2022): “Last year")
     assert done.answer.endswith("(Last year: 2021).")
     this_year = "This year more than 4,000 people have crossed the channel in small boats."
-    done = run(replace(res, hits=[hit(1, "2022-04-19", this_year, speaker="Priti Patel")]),
-               evidence_only=True)[-1]
+    done = run(boats_2022(this_year), evidence_only=True)[-1]
     assert done.answer.startswith("Priti Patel [1] (19 April 2022): “This year")
 
 
@@ -837,11 +843,7 @@ REPORTED = ("Home Office figures show that 36,816 people crossed the English Cha
 
 
 def test_a_past_period_s_figure_given_only_by_a_later_source_is_quoted_from_it_first():
-    tq = TQ("How many small boat arrivals were there in 2022?", "point_in_time",
-            start=dt.date(2022, 1, 1), end=dt.date(2022, 12, 31),
-            semantic_query="How many small boat arrivals were there")
-    said = "Last year more than 28,000 people crossed the channel in small boats."
-    res = result("hard_filter", tq, [hit(1, "2022-04-19", said, speaker="Priti Patel")])
+    res = boats_2022()
     events = run(res, evidence_only=True, later=later_sources(REPORTED))
     done = events[-1]
     # numbered after the period's own sources, shown with them, and said to be dated later
@@ -853,19 +855,14 @@ def test_a_past_period_s_figure_given_only_by_a_later_source_is_quoted_from_it_f
         "2022): “Last year" in done.answer
     # a period's own figure comes first, the later one after it
     now = "This year more than 4,000 people have crossed the channel in small boats."
-    done = run(replace(res, hits=[hit(1, "2022-04-19", now, speaker="Priti Patel")]),
-               evidence_only=True, later=later_sources(REPORTED))[-1]
+    done = run(boats_2022(now), evidence_only=True, later=later_sources(REPORTED))[-1]
     assert done.answer.startswith("Priti Patel [1] (19 April 2022): “This year")
     assert "\nGiven later, by a source dated after 2022:\nOffice for National Statistics [2]" \
         in done.answer
 
 
 def test_a_later_source_that_answers_better_than_the_period_s_own_comes_first():
-    tq = TQ("How many small boat arrivals were there in 2022?", "point_in_time",
-            start=dt.date(2022, 1, 1), end=dt.date(2022, 12, 31),
-            semantic_query="How many small boat arrivals were there")
-    said = "Wages rose by 3 per cent this spring."
-    res = result("hard_filter", tq, [hit(1, "2022-04-19", said, speaker="Priti Patel")])
+    res = boats_2022("Wages rose by 3 per cent this spring.")
     done = run(res, evidence_only=True, later=later_sources(REPORTED))[-1]
     assert done.answer.startswith("A source dated after 2022 gives the figure for 2022:\n"
                                   "Office for National Statistics [2]")
@@ -873,11 +870,7 @@ def test_a_later_source_that_answers_better_than_the_period_s_own_comes_first():
 
 
 def test_a_later_source_that_does_not_date_its_figure_to_the_period_is_not_quoted():
-    tq = TQ("How many small boat arrivals were there in 2022?", "point_in_time",
-            start=dt.date(2022, 1, 1), end=dt.date(2022, 12, 31),
-            semantic_query="How many small boat arrivals were there")
-    said = "Last year more than 28,000 people crossed the channel in small boats."
-    res = result("hard_filter", tq, [hit(1, "2022-04-19", said, speaker="Priti Patel")])
+    res = boats_2022()
     for text in ("So far this year 12,000 people have crossed the channel in small boats.",
                  "In 2024, 36,816 people crossed the channel in small boats.",
                  "In 2022 the Home Office spent £120 million on the Rwanda scheme."):
