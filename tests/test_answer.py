@@ -848,6 +848,7 @@ def test_a_past_period_s_figure_given_only_by_a_later_source_is_quoted_from_it_f
     done = events[-1]
     # numbered after the period's own sources, shown with them, and said to be dated later
     assert [s.number for s in events[0].sources] == [1, 2] == done.citations
+    assert done.evidence[-1].number == 2 and "45,774 in 2022" in done.evidence[-1].sentence
     assert done.answer.startswith(
         "No source dated in 2022 gives the figure for 2022; one dated later does:\n"
         "Office for National Statistics [2] (22 May 2025): “Home Office figures show")

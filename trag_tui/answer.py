@@ -434,6 +434,8 @@ def answer(result, passages: Mapping[int, str], *, generator: GeneratorSource = 
         else:
             quote = f"{quote}\nGiven later, by a source dated after {period}:\n{told}"
         picks_ = [*picks_, given]
+        lines = [*lines, EvidenceLine(given.source.number, given.source.date,
+                                      _shorten(given.sentence))]
     timings["assembly"] = elapsed() - timings["load"] - timings.get("retrieval", 0.0)
     yield Retrieved(result, sources)
     missing = extractive.unmentioned(q.question, sources)
