@@ -383,9 +383,7 @@ def answer(result, passages: Mapping[int, str], *, generator: GeneratorSource = 
     # The model reads a few sentences, not the passages, so the numbered sources need no
     # prompt budget: each keeps a window of its passage around the match, the same with or
     # without a model, and that is what is ranked, quoted and checked against.
-    ctx = build_context(result, passages, n_ctx=UNBOUNDED, max_tokens=0, roles=roles,
-                        source_tokens=SOURCE_WINDOW, context_tokens=UNBOUNDED)
-    sources = ctx.sources
+    sources = _windowed(result, passages, roles)
     question = q.semantic_query or q.question
     kind = extractive.answer_type(q.question)
     ranked = extractive.rank(question, sources, mode=result.mode, embedder=embedder, kind=kind,
@@ -587,6 +585,13 @@ def succession_note(n: int, period: str) -> str:
     return f"The sources of {period} name {n} holders of that office in turn, in date order:\n"
 
 
+def _windowed(result, passages: Mapping[int, str], roles: Mapping[int, str] | None) -> list[Source]:
+    """A result's numbered sources, each a window of its passage around the match: what is
+    ranked, quoted and checked against, with or without a model."""
+    return build_context(result, passages, n_ctx=UNBOUNDED, max_tokens=0, roles=roles,
+                         source_tokens=SOURCE_WINDOW, context_tokens=UNBOUNDED).sources
+
+
 def later_note(period: str, lacking: bool = True) -> str:
     """The line before a figure for a past period quoted from a source dated after it: first
     because the period's own sources give none, or because it answers better."""
@@ -599,11 +604,9 @@ def _given_later(later: Later, question: str, q, kind: str | None, embedder, num
                  floor: float) -> extractive.Candidate | None:
     """The sentence of a source dated after the period that gives its figure, numbered on
     after the period's own sources."""
-    ctx = build_context(later.result, later.passages, n_ctx=UNBOUNDED, max_tokens=0,
-                        roles=later.roles, source_tokens=SOURCE_WINDOW,
-                        context_tokens=UNBOUNDED)
-    ranked = extractive.rank(question, ctx.sources, mode="hard_filter", embedder=embedder,
-                             kind=kind, full=q.question, as_of=q.as_of)
+    ranked = extractive.rank(question, _windowed(later.result, later.passages, later.roles),
+                             mode="hard_filter", embedder=embedder, kind=kind, full=q.question,
+                             as_of=q.as_of)
     c = extractive.given_later(q.question, ranked, q.start, q.end, floor)
     return None if c is None else replace(c, source=replace(c.source, number=number))
 

@@ -21,7 +21,7 @@ import numpy as np
 from .grounding import Quantity, date_matches, dates, in_figures, quantities, reported_when
 from .labels import day_label
 from .sentences import quotable, split
-from .temporal.calendar import iso_day, month_span
+from .temporal.calendar import iso_day, month_span, year_span
 from .temporal.lexicon import MONTHS, WEEKDAYS
 from .text_words import STOPWORDS, content_words
 
@@ -805,9 +805,10 @@ def _names_period(c: Candidate, start: dt.date, end: dt.date) -> bool:
     for year, month, day in dates(c.sentence):
         if year is None:
             continue
-        lo, hi = month_span(year, month) if month else (dt.date(year, 1, 1), dt.date(year, 12, 31))
         if day:
             lo = hi = dt.date(year, month, day)
+        else:
+            lo, hi = month_span(year, month) if month else year_span(year)
         if start <= lo and hi <= end:
             return True
     when = reported_when(c.sentence, c.source.date)

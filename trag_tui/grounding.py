@@ -21,6 +21,7 @@ from decimal import Decimal, InvalidOperation
 from .labels import MONTHS, day_label, period_label
 from .sentences import quotable, split
 from .temporal.calendar import iso_day, month_span, shift, unit_span
+from .temporal.lexicon import TENS, UNITS_1_9
 from .text_words import STOPWORDS, stem, tokens
 
 # -- numbers --------------------------------------------------------------------------------
@@ -63,11 +64,10 @@ class Quantity:
                 and self.earlier == other.earlier)
 
 
-_SMALL = dict(zip(("two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-                   "fifteen sixteen seventeen eighteen nineteen").split(), range(2, 20)))
-_TENS = dict(zip("twenty thirty forty fifty sixty seventy eighty ninety".split(), range(20, 100, 10)))
-_UNITS = dict(zip("one two three four five six seven eight nine".split(), range(1, 10)))
-_CARDINAL = (rf"(?:{'|'.join(_TENS)})(?:[- ](?:{'|'.join(_UNITS)}))?|{'|'.join(_SMALL)}")
+_UNITS = {word: n for n, word in enumerate(UNITS_1_9, 1)}
+_SMALL = dict(zip((*UNITS_1_9[1:], *"ten eleven twelve thirteen fourteen fifteen sixteen "
+                   "seventeen eighteen nineteen".split()), range(2, 20)))
+_CARDINAL = (rf"(?:{'|'.join(TENS)})(?:[- ](?:{'|'.join(_UNITS)}))?|{'|'.join(_SMALL)}")
 # A number written as words: "six months", "twenty-five", "two hundred", "one million". "One"
 # alone is left as a word ("one of the few"), and so is a fraction ("two-thirds"). Lower case,
 # or capitalised where a sentence starts: "Big Ten" and "Seven Network" are names.
@@ -82,7 +82,7 @@ _WORD_FIGURE = re.compile(
 
 def _figure(m: re.Match) -> str:
     words = m["n"].lower().replace("-", " ").split()
-    value = _TENS.get(words[0]) or _SMALL.get(words[0]) or 1
+    value = TENS.get(words[0]) or _SMALL.get(words[0]) or 1
     if len(words) > 1:
         value += _UNITS[words[1]]
     return str(value * (100 if m["h"] else 1))

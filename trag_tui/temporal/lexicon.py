@@ -99,13 +99,13 @@ NUMBERS: dict[str, int] = {
 }
 # English tens, and the numbers between them written as words ("thirty-one years ago"): without
 # them "one years ago" was read out of "Thirty-one years ago" and dated last year.
-_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
+TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
          "eighty": 80, "ninety": 90}
-_UNITS_1_9 = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
-NUMBERS.update(_TENS)
+UNITS_1_9 = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+NUMBERS.update(TENS)
 NUMBERS.update({"thirteen": 13, "fourteen": 14, "sixteen": 16, "seventeen": 17, "nineteen": 19})
 NUMBERS.update({f"{tens}{sep}{unit}": value + i
-                for tens, value in _TENS.items() for i, unit in enumerate(_UNITS_1_9, 1)
+                for tens, value in TENS.items() for i, unit in enumerate(UNITS_1_9, 1)
                 for sep in ("-", " ")})
 ORDINALS: dict[str, int] = {  # -1 is "the last one", whatever the number of parts
     "first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,
