@@ -134,3 +134,30 @@ def test_a_turns_speaker_label_does_not_make_its_chit_chat_the_answer(sample_db)
     ranked = rank(q, turns, mode="hybrid", embedder=sample_db.embedder)
     assert "turtles" in ranked[0].sentence
     assert any(c.sentence == "Nate: Can't wait to hear about it." for c in ranked)  # as said
+
+
+def test_a_question_set_in_a_scene_is_answered_by_what_it_asks(sample_db, monkeypatch):
+    # A news quiz sets the scene first; the sentence that restates the scene is most like the
+    # whole question, and the one that answers is like the asking sentence.
+    q = ("Britain bid farewell to Queen Elizabeth II with a grand funeral this week. "
+         "Which kind of animal watched her procession?")
+    sources = [
+        Source(1, "scene", "2022-09-19", "", "",
+               "Britain bid farewell to Queen Elizabeth II on Monday with a majestic funeral "
+               "steeped in tradition.", score=0.9),
+        Source(2, "pony", "2022-09-19", "", "",
+               "This was the queen's Fell pony Emma, one of many horses she doted on during a "
+               "lifetime of devotion to those regal animals.", score=0.9),
+        # a quiz in the sources asks the same, and answers nothing
+        Source(3, "quiz", "2022-09-20", "", "",
+               "Which kind of animal watched her procession?", score=0.9),
+    ]
+
+    def order():
+        return [c.source.doc_id for c in rank(q, sources, mode="hard_filter",
+                                              embedder=sample_db.embedder)]
+
+    assert order()[0] == "pony"
+    assert order().index("quiz") > order().index("scene")
+    monkeypatch.setattr("trag_tui.extractive.ASKING", 0.0)  # likeness to the whole question
+    assert order()[0] == "scene"

@@ -445,6 +445,7 @@ def _topic(question_words: set[str], sources: Sequence[Source], theirs: set[int]
 
 
 HEADLINE = -1  # the position of a source's headline among its sentences
+ASKING = 0.6  # the asking sentence's share of a sentence's likeness to a question set in a scene
 _SITE = re.compile(r"\s+[|–—-]\s+(?:[\w.'’&]+\s*){1,3}$")
 _PLAIN_WORD = re.compile(r"(?<![\w-])[a-z]{3,}(?![\w-])")
 
@@ -528,10 +529,24 @@ def rank(question: str, sources: Sequence[Source], *, mode: str | None = None, e
         return []
     sims = np.zeros(len(rows), dtype=np.float32)
     if embedder is not None:
-        vecs = embedder.encode([question] + [_unlabelled(r[1], r[0]) for r in rows])
-        q, m = vecs[0], vecs[1:]
-        norms = np.linalg.norm(m, axis=1) * (np.linalg.norm(q) or 1.0)
-        sims = (m @ q) / np.where(norms > 0, norms, 1.0)
+        # A news quiz sets the scene before it asks ("Britain bid farewell to Queen Elizabeth II
+        # with a grand funeral this week. … Which kind of animal was it?"): likeness to the whole
+        # question rewards the sentences that restate the scene, so the asking sentence weighs
+        # on its own as well. A question in the sources ("What does "PSL" stand for?") is like
+        # the asking sentence but answers nothing, so it is held to the whole question.
+        heads = [question, ask] if ask != question else [question]
+        vecs = embedder.encode(heads + [_unlabelled(r[1], r[0]) for r in rows])
+        m = vecs[len(heads):]
+        lengths = np.linalg.norm(m, axis=1)
+
+        def likeness(q: np.ndarray) -> np.ndarray:
+            norms = lengths * (np.linalg.norm(q) or 1.0)
+            return (m @ q) / np.where(norms > 0, norms, 1.0)
+
+        sims = likeness(vecs[0])
+        if len(heads) == 2:
+            asks = np.array([bool(_ASKS.search(r[1])) for r in rows])
+            sims = np.where(asks, sims, (1 - ASKING) * sims + ASKING * likeness(vecs[1]))
     dated = sorted({s.date for s in sources if s.date}, reverse=True)
     newness = {d: 1.0 - i / max(len(dated), 1) for i, d in enumerate(dated)}
     # News asked about in the present ("Which state has the most cases?", "What is the name of
