@@ -693,6 +693,26 @@ def test_the_headline_that_names_the_answer_is_quoted_above_its_story():
         "return.”")
 
 
+def test_a_second_sources_headline_is_quoted_with_its_story():
+    q = "Why were some Kia and Hyundai SUVs recalled this week?"
+    first = Source(1, "u", "2022-08-23", "Kia and Hyundai recall Telluride and Palisade models",
+                   "usatoday.com", "The recall affects 245,030 vehicles of Hyundai's Palisade "
+                   "SUV model years 2020-2022.", score=0.9)
+    second = Source(2, "c", "2022-08-23", "Hyundai and Kia recall: Some SUVs should be parked "
+                    "outside over ... - CNN", "cnn.com", "Owners of some Hyundai and Kia SUVs "
+                    "that were recently recalled over fire risks should park their vehicles "
+                    "outside. The weather was fine.", score=0.8)
+    ranked = [Candidate(first, first.passage, 1.36, 0),
+              Candidate(second, headline(second.title), 1.35, HEADLINE),
+              Candidate(second, "Owners of some Hyundai and Kia SUVs that were recently recalled "
+                                "over fire risks should park their vehicles outside.", 1.28, 0),
+              Candidate(second, "The weather was fine.", 0.2, 1)]
+    text = quoted_answer(q, extract(q, ranked, mode="hard_filter"))
+    assert f"cnn.com [2] (23 August 2022), under the headline “{headline(second.title)}”: " \
+           "“Owners of some Hyundai and Kia SUVs that were recently recalled over fire risks" in text
+    assert "weather" not in text
+
+
 @pytest.mark.parametrize("titles, newest_first", [
     (("Monkeypox cases climb across the country", "Monkeypox spreads to more states as cases rise"),
      True),

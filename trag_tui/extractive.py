@@ -1027,6 +1027,11 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
     if second is not None and second.score >= 0.85 * best.score \
             and (not about or about & content_words(second.source.passage)):
         picks.append(second)
+        # a second source's headline is quoted with its story too, as the first's is: "Hyundai
+        # and Kia recall: Some SUVs should be parked outside over…" says why only in its story
+        story = _story(second, ranked)
+        if story is not second:
+            picks.append(story)
     return picks
 
 
