@@ -494,12 +494,12 @@ def rank(question: str, sources: Sequence[Source], *, mode: str | None = None, e
          as_of: object = None) -> list[Candidate]:
     """Every sentence of the sources, best answer first.
 
-    The score adds the embedding similarity to the question (when an embedder is given), the
-    share of the question's words the sentence holds, and bonuses for holding what the answer
-    type asks for; newer sources win ties when the present state is asked for. `question` is
-    what retrieval searched for (the time taken out); `full`, the question as asked, says what
-    kind of figure is wanted ("How many…", "How much does it cost…"); `as_of`, the day it is
-    asked on, how fresh each news report is.
+    The score adds the embedding similarity to the question and to its asking sentence (when an
+    embedder is given), the share of the question's words the sentence holds, and bonuses for
+    holding what the answer type asks for; newer sources win ties when the present state is
+    asked for. `question` is what retrieval searched for (the time taken out); `full`, the
+    question as asked, says what kind of figure is wanted ("How many…", "How much does it
+    cost…"); `as_of`, the day it is asked on, how fresh each news report is.
     """
     full = full or question
     kind = kind if kind is not None else answer_type(full)
@@ -532,7 +532,7 @@ def rank(question: str, sources: Sequence[Source], *, mode: str | None = None, e
         # A news quiz sets the scene before it asks ("Britain bid farewell to Queen Elizabeth II
         # with a grand funeral this week. … Which kind of animal was it?"): likeness to the whole
         # question rewards the sentences that restate the scene, so the asking sentence weighs
-        # on its own as well. A question in the sources ("What does "PSL" stand for?") is like
+        # on its own as well. A question in the sources ('What does "PSL" stand for?') is like
         # the asking sentence but answers nothing, so it is held to the whole question.
         heads = [question, ask] if ask != question else [question]
         vecs = embedder.encode(heads + [_unlabelled(r[1], r[0]) for r in rows])
