@@ -406,6 +406,23 @@ def test_a_true_sentence_giving_another_figure_than_the_quote_gives_way_to_it():
     assert done.extractive and "2 per cent" in done.answer and "3 per cent" not in done.answer
 
 
+def test_an_open_answer_from_another_source_than_the_quoted_one_gives_way_to_it():
+    tq = TQ("What was said about mortgage costs in 2019?", "point_in_time",
+            start=dt.date(2019, 1, 1), end=dt.date(2019, 12, 31), semantic_query="mortgage costs")
+    res = result("hard_filter", tq, [hit(3, "2019-05-20", TEXTS[3], score=0.9),
+                                     hit(4, "2019-02-11", TEXTS[4], score=0.4)])
+    quote = run(res, evidence_only=True)[-1].answer
+    assert quote == "Jane Smith [2] (20 May 2019): “Borrowers face higher mortgage costs.”"
+    # [1], on housing and rents, states it; the quote comes from [2]
+    done = run(res, ScriptedGenerator(["Members debated housing and rents at length [1]."]))[-1]
+    assert [(d.sentence, d.reason) for d in done.dropped] == [
+        ("Members debated housing and rents at length.",
+         "supported, but by another source than the best-matching ones")]
+    assert done.extractive and done.answer == quote
+    done = run(res, ScriptedGenerator(["Borrowers face higher mortgage costs [2]."]))[-1]
+    assert not done.extractive and done.answer.startswith("Borrowers face higher mortgage costs [2]")
+
+
 def test_the_model_is_stopped_once_two_sentences_failed_and_none_passed():
     # A sentence is judged when the next one starts, so the second failure is known on the
     # third piece; the fourth is never asked for.

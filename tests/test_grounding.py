@@ -218,6 +218,30 @@ MOON = [SourceFacts(1, "2022-06-15", "Strawberry supermoon",
                     "from the Algonquin tribes, who harvested strawberries in June.")]
 
 
+NEWTON_JOHN = [
+    SourceFacts(1, "2022-08-08", "Olivia Newton John, singer and actress, dead at 73",
+                "Photos: Australian pop star Olivia Newton-John's life in pictures."),
+    SourceFacts(2, "2022-08-09", "Hollywood mourns Olivia Newton-John",
+                "Fans mourned the Australian singer and Grease star Olivia Newton-John, who "
+                "died on Monday."),
+]
+
+
+def test_gate_holds_an_open_answer_to_the_sources_quoted():
+    q = "Which blockbuster movie catapulted Olivia Newton-John to superstardom?"
+    gate = Gate(NEWTON_JOHN, date_tags=False, question=q, quoted_from=frozenset({2}))
+    # a sentence only another source states is not shown; one the quoted source states too is
+    # shown under it
+    claims = feed_all(gate, ["Olivia Newton-John: a life in pictures [1]. The Australian star "
+                             "Olivia Newton-John [1]."])
+    assert [c.text for c in claims] == ["The Australian star Olivia Newton-John [2]."]
+    assert gate.dropped[0].reason == "supported, but by another source than the best-matching ones"
+    # with no quoted sources named, any supported sentence stands
+    gate = Gate(NEWTON_JOHN, date_tags=False, question=q)
+    claims = feed_all(gate, ["Olivia Newton-John: a life in pictures [1]."])
+    assert [c.source for c in claims] == [1]
+
+
 def test_gate_drops_a_true_sentence_that_only_says_what_the_question_says():
     gate = Gate(MOON, date_tags=False, question="A strawberry supermoon illuminated the skies "
                 "this week. Where does the strawberry moniker come from?")

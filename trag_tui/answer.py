@@ -449,7 +449,9 @@ def answer(result, passages: Mapping[int, str], *, generator: GeneratorSource = 
                 if kind else None,
                 agrees=(lambda text: extractive.agrees(kind, text, quote, q.question, every=holders))
                 if kind else None,
-                wanted=extractive.WANTED.get(kind or "", ""), question=q.question)
+                wanted=extractive.WANTED.get(kind or "", ""), question=q.question,
+                quoted_from=frozenset() if kind or turns
+                else frozenset(c.source.number for c in picks_))
     stopped = False
     if gen is not None:
         stopped = yield from _generate(gen, messages, settings, cancel, timings, elapsed, gate,

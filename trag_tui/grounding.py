@@ -557,6 +557,10 @@ class Gate:
     wanted: str = ""
     # ...and is it the one the quoted answer gives? (see `extractive.agrees`)
     agrees: Callable[[str], bool] | None = None
+    # For an open question ("Which blockbuster movie…?"), the sources the quoted answer comes
+    # from: a sentence the model takes from another ("Olivia Newton-John: a life in pictures")
+    # is true but, on news quizzes, less often the answer than the ranking's best source.
+    quoted_from: frozenset[int] = frozenset()
     # The question, when it asks who, what, which…: a sentence that says only what the
     # question already says ("The strawberry supermoon illuminated the skies this week" for
     # "…Where does the 'strawberry' moniker come from?") is true but answers nothing.
@@ -637,6 +641,13 @@ class Gate:
                 reason += f" (cited {', '.join(f'[{n}]' for n in valid)})"
             self.dropped.append(Dropped(body, reason))
             return None
+        if self.quoted_from and verdict.source not in self.quoted_from:
+            # the same fact may be stated by the quoted source too: it is shown under that one
+            verdict = check(body, [s for s in self._sentences if s.number in self.quoted_from])
+            if not verdict.supported:
+                self.dropped.append(Dropped(body, "supported, but by another source than the "
+                                                  "best-matching ones"))
+                return None
         said = set(atoms(body))
         if self._asked is not None and said <= self._asked \
                 and all(date_matches(d, self._asked_dates) for d in dates(body)):
