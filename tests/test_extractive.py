@@ -375,6 +375,19 @@ def test_a_figure_told_as_it_was_back_then_is_not_the_level_now():
                           "What was inflation last year?") == (1, 0)
 
 
+def test_a_change_asked_for_by_its_size_is_the_figure_after_by():
+    q = "The Bank of England raised Bank Rate in November 2022. By how much did it rise?"
+    assert stated_figures("The MPC voted by a majority of 7 to 2 to increase Bank Rate by 0.75 "
+                          "percentage points, to 3 per cent.", q) == (1, 3)
+    assert stated_figures("This is the largest rise since 1989; the rate stood at 0.1 per "
+                          "cent in December 2021.", q) == (0, 1)
+    assert stated_figures("Bank Rate raised to 3 per cent", q) == (0, 1)
+    assert stated_figures("Flying insects have plunged by nearly 60% since 2004.",
+                          "The number of flying insects has plunged by what percentage?") == (1, 0)
+    # asked for the level, every figure stated as one counts
+    assert stated_figures("Bank Rate raised to 3 per cent", "What was Bank Rate?") == (1, 0)
+
+
 def test_a_figure_that_is_expected_or_a_peak_is_not_the_level_asked_for():
     assert stated_figures("CPI inflation rose to 6.2 per cent in February.") == (1, 0)
     assert stated_figures("The OBR now expects inflation to average 7.4 per cent this year, "

@@ -111,6 +111,13 @@ _ANNOUNCES = re.compile(r"^\W*(?:with (?:your )?permission,? (?:mr|madam) (?:dep
 # "expects inflation to average 7.4 per cent", "inflation peaked at 3.8 per cent".
 _HEDGE = re.compile(r"\b(?:expect|forecast|project|predict|target|peak|ambition|aim|could|"
                     r"would|might|may|hope|plan)\w*[^,;:()]*", re.I)
+# A change asked for by its size ("By how much did it rise?", "plunged by what percentage?"),
+# and the figure that gives it, after "by" ("by 0.75 percentage points", "by nearly 60%").
+_BY_ASKED = re.compile(r"\bby\s+(?:how\s+(?:much|many)|what\s+(?:percentage|per\s?cent|"
+                       r"proportion|amount|margin|factor))\b", re.I)
+_BY_FIGURE = re.compile(r"\bby\s+(?:(?:about|around|almost|nearly|roughly|some|over|more\s+than|"
+                        r"less\s+than|a\s+further|another|just|only|up\s+to)\s+)*\S+(?:\s+\S+){0,2}",
+                        re.I)
 # A sentence opening so tells of an earlier time than the one it was written in.
 _THEN = re.compile(r"\W*(back then|at the time|previously|before that|until then|earlier|"
                    r"in the past|a year earlier|last year)\b", re.I)
@@ -190,7 +197,12 @@ def stated_figures(sentence: str, question: str = "") -> tuple[int, int]:
     then = _THEN.match(sentence)
     if then and then.group(1).lower() not in question.lower():
         return 0, len(found)  # "Back then, the agency estimated $233,610": an earlier value
-    stated = sum(1 for q in quantities(_HEDGE.sub(" ", sentence)) if not q.earlier and wanted(q))
+    level = _HEDGE.sub(" ", sentence)
+    if question and _BY_ASKED.search(asked(question)):
+        # "By how much did it rise?" asks for the change: "to increase Bank Rate by 0.75
+        # percentage points", not "when the rate stood at 0.1 per cent"
+        level = " … ".join(m.group(0) for m in _BY_FIGURE.finditer(level))
+    stated = sum(1 for q in quantities(level) if not q.earlier and wanted(q))
     return stated, len(found) - stated
 
 
