@@ -539,14 +539,18 @@ def rank(question: str, sources: Sequence[Source], *, mode: str | None = None, e
                 lead.append(max(0.0, 1.0 - i / 4) if not s.passage.startswith("…") else 0.0)
     if not rows:
         return []
+    news = sum(1 for r in rows if r[2] == HEADLINE) >= 0.5 * len(sources)  # most carry a headline
     sims = np.zeros(len(rows), dtype=np.float32)
     if embedder is not None:
         # A news quiz sets the scene before it asks ("Britain bid farewell to Queen Elizabeth II
-        # with a grand funeral this week. … Which kind of animal was it?"): likeness to the whole
-        # question rewards the sentences that restate the scene, so the asking sentence weighs
-        # on its own as well. A question in the sources ('What does "PSL" stand for?') is like
-        # the asking sentence but answers nothing, so it is held to the whole question.
-        heads = [question, ask] if ask != question else [question]
+        # with a grand funeral this week. … Which kind of animal was it?"), and every report of
+        # the story restates the scene: likeness to the whole question rewards those lines, so
+        # over news the asking sentence weighs on its own as well. Over debates the scene names
+        # the subject the question refers back to ("The government announced a deal with
+        # Rwanda. What was the scheme meant to do?"), and "a similar scheme" is no answer. A
+        # question in the sources ('What does "PSL" stand for?') is like the asking sentence
+        # but answers nothing, so it is held to the whole question.
+        heads = [question, ask] if ask != question and news else [question]
         vecs = embedder.encode(heads + [_unlabelled(r[1], r[0]) for r in rows])
         m = vecs[len(heads):]
         lengths = np.linalg.norm(m, axis=1)
@@ -565,7 +569,6 @@ def rank(question: str, sources: Sequence[Source], *, mode: str | None = None, e
     # the hurricane that has left…") with no time cue: a later report of a developing story
     # supersedes an earlier one. A conversation or a speech is not superseded so: what someone
     # said of themselves once ("my grandma is from Sweden") holds in every later session.
-    news = sum(1 for r in rows if r[2] == HEADLINE) >= 0.5 * len(sources)  # most carry a headline
     lean = 0.2 if mode == "hybrid" and _PRESENT.search(ask) and news else 0.0
     # News asked about with no time named is the news of the days before it is asked: "Which
     # league is LeBron James buying a team in?" is this week's pickleball deal, not August's
