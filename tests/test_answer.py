@@ -717,6 +717,15 @@ def test_a_heading_stays_a_sentence_of_its_own_in_a_windowed_passage():
                               "Net migration to the UK was estimated at 283,000.",
                               "EU and non-EU", "EU net migration fell to 57,000.",
                               "Programmers use C# daily."]
+    # a window that starts inside a heading leaves its closing mark first: the paragraph after
+    # it is not a heading, and is split into its sentences
+    body = ("The Consumer Prices Index rose by 3.6 per cent in the 12 months to October 2025, "
+            "down from 3.8 per cent in September. Inflation is above the 2.0 per cent reached in "
+            "mid-2024. " * 2)
+    assert quotable(f"…to 3.6 per cent # {body}#") == [
+        "The Consumer Prices Index rose by 3.6 per cent in the 12 months to October 2025, down "
+        "from 3.8 per cent in September.",
+        "Inflation is above the 2.0 per cent reached in mid-2024."] * 2
     # a hostile line (a heading marker, then 100,000 spaces) costs no more than a plain one
     started = time.perf_counter()
     window("# x" + " " * 100_000 + "y", "", 50, estimate_tokens)

@@ -365,6 +365,21 @@ def test_a_later_source_gives_a_past_period_s_figure_only_when_it_dates_it_to_th
     assert given_later(q, ranked, *year, floor=0.0).source.number in (1, 2)
     assert given_later(q, [c for c in ranked if c.source.number == 1], *march, floor=0.0) is None
     assert given_later(q, ranked, *march, floor=99.0) is None
+    # what the question names must be named: a report on inflation that mentions "the Bank of
+    # England's 2 per cent target" gives no Bank Rate
+    q = "What was Bank Rate in 2024?"
+    year = (dt.date(2024, 1, 1), dt.date(2024, 12, 31))
+    sources = [
+        Source(1, "cpi", "2025-11-19", "Consumer price inflation", "",
+               "Inflation is above the 2.0 per cent reached in mid-2024 and the Bank of "
+               "England's 2 per cent target.", score=0.9),
+        Source(2, "rate", "2025-11-06", "Bank Rate", "",
+               "Bank Rate ended 2024 at 4.75 per cent.", score=0.5),
+    ]
+    ranked = rank(q, sources, mode="hard_filter", embedder=HashEmbedder())
+    assert given_later(q, ranked, *year, floor=0.0).source.doc_id == "rate"
+    assert given_later(q, [c for c in ranked if c.source.doc_id == "cpi"], *year,
+                       floor=0.0) is None
 
 
 def test_a_figure_told_as_it_was_back_then_is_not_the_level_now():

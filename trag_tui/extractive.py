@@ -850,10 +850,16 @@ def given_later(question: str, ranked: Sequence[Candidate], start: dt.date, end:
     """The best sentence of sources dated after the period that states the figure asked for
     and dates it to the period, scoring at least `floor`."""
     what = counted(question)
+    # and what the question names, whole: "Bank Rate", not "the Bank of England's 2 per cent
+    # target" in a report on inflation
+    names = [m.group(0).lower() for m in _NAME_PHRASE_OR_ACRONYM.finditer(asked(question))
+             if not _WH.match(m.group(0))]
     for c in ranked:
         if c.score < floor:
             break
         if c.position == HEADLINE or off_subject(c, ranked) or not _names_period(c, start, end):
+            continue
+        if not all(name in c.sentence.lower() for name in names):
             continue
         # what is counted must be named, if not right after the figure ("45,700 people crossed
         # the channel in small boats in 2022" counts small boat arrivals)

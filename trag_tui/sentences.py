@@ -40,19 +40,25 @@ def split(text: str, language: str = "en") -> list[str]:
             if i % 2:
                 out.append(piece)  # a heading is a sentence of its own
                 continue
-            piece = piece.strip()
-            if not piece:
-                continue
-            for sentence in segment(piece):
-                sentence = sentence.strip()
-                if sentence:
-                    out.append(sentence)
+            for part in _HEADING_MARK.split(piece):
+                part = part.strip()
+                if not part or set(part) == {"#"}:
+                    continue
+                for sentence in segment(part):
+                    sentence = sentence.strip()
+                    if sentence:
+                        out.append(sentence)
     return out
 
 
 # A heading closed on its line ("# Net migration: 283,000 #"), as a passage keeps it once its
-# line breaks are folded.
-_CLOSED_HEADING = re.compile(r"(?:^|(?<=\s))(#{1,6} [^#]*?\S #)(?=\s|$)")
+# line breaks are folded. A heading is a line, not a paragraph: a passage windowed from inside
+# a heading ("…to 3.6 per cent # The Consumer Prices Index rose… #") has a closing mark that
+# reads as an opening one, and the paragraph after it is not a heading.
+_CLOSED_HEADING = re.compile(r"(?:^|(?<=\s))(#{1,6} [^#]{0,150}?\S #)(?=\s|$)")
+# A heading mark left alone between words (where a window cut the heading it closed) ends
+# what comes before it.
+_HEADING_MARK = re.compile(r"(?<=\s)#{1,6}(?=\s)")
 _MARKUP = re.compile(r"^#+\s*|\s+#+$|\*\*|__")
 _NAME = r"[A-Z][\w.'’-]*"
 #: A news story's dateline: where it was filed and by which agency, not what it reports
