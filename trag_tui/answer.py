@@ -450,7 +450,7 @@ def answer(result, passages: Mapping[int, str], *, generator: GeneratorSource = 
                 agrees=(lambda text: extractive.agrees(kind, text, quote, q.question, every=holders))
                 if kind else None,
                 wanted=extractive.WANTED.get(kind or "", ""), question=q.question,
-                quoted_from=frozenset() if kind or turns
+                quoted_from=frozenset() if kind
                 else frozenset(c.source.number for c in picks_))
     stopped = False
     if gen is not None:

@@ -21,7 +21,7 @@ from decimal import Decimal, InvalidOperation
 from .labels import MONTHS, day_label, period_label
 from .sentences import quotable, split
 from .temporal.calendar import iso_day, month_span, shift, unit_span
-from .temporal.lexicon import TENS, UNITS_1_9
+from .temporal.lexicon import TEENS, TENS, UNITS_1_9
 from .text_words import STOPWORDS, stem, tokens
 
 # -- numbers --------------------------------------------------------------------------------
@@ -65,8 +65,7 @@ class Quantity:
 
 
 _UNITS = {word: n for n, word in enumerate(UNITS_1_9, 1)}
-_SMALL = dict(zip((*UNITS_1_9[1:], *"ten eleven twelve thirteen fourteen fifteen sixteen "
-                   "seventeen eighteen nineteen".split()), range(2, 20)))
+_SMALL = dict(zip((*UNITS_1_9[1:], *TEENS), range(2, 20)))
 _CARDINAL = (rf"(?:{'|'.join(TENS)})(?:[- ](?:{'|'.join(_UNITS)}))?|{'|'.join(_SMALL)}")
 # A number written as words: "six months", "twenty-five", "two hundred", "one million". "One"
 # alone is left as a word ("one of the few"), and so is a fraction ("two-thirds"). Lower case,

@@ -103,7 +103,9 @@ TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seve
          "eighty": 80, "ninety": 90}
 UNITS_1_9 = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 NUMBERS.update(TENS)
-NUMBERS.update({"thirteen": 13, "fourteen": 14, "sixteen": 16, "seventeen": 17, "nineteen": 19})
+TEENS = ("ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
+         "eighteen", "nineteen")
+NUMBERS.update({word: n for n, word in enumerate(TEENS, 10)})
 NUMBERS.update({f"{tens}{sep}{unit}": value + i
                 for tens, value in TENS.items() for i, unit in enumerate(UNITS_1_9, 1)
                 for sep in ("-", " ")})
