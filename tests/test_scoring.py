@@ -98,3 +98,14 @@ def test_within_keeps_the_hits_near_the_best():
     assert scoring.within(ranked, 0.5) == [(1, 1.0), (2, 0.8), (3, 0.5)]
     assert scoring.within(ranked, 0.0) == ranked
     assert scoring.within([], 0.5) == []
+
+
+def test_matched_keeps_what_is_about_the_question_whatever_its_fused_rank():
+    # fused ranks put the newest passage sharing one word (4) beside the best match (1)
+    ranked = [(1, 1.0), (4, 0.98), (2, 0.9), (3, 0.8)]
+    dense = {1: 0.6, 2: 0.3, 3: 0.16, 4: 0.1}
+    assert scoring.matched(ranked, dense, 0.25) == {1, 2, 3}
+    assert scoring.matched(ranked, dense, 0.0) == {1, 2, 3, 4}
+    assert scoring.matched(ranked, {1: 0.6, 2: 0.3, 4: 0.1}, 0.25) == {1, 2, 3}  # 3: not measured
+    assert scoring.matched(ranked, {}, 0.25) == {1, 2, 3, 4}  # no likeness known: all alike
+    assert scoring.matched([], dense, 0.25) == set()

@@ -179,3 +179,47 @@ def test_evolution_leaves_out_a_stretch_with_nothing_on_the_subject(tmp_path):
         assert res.hits[0].group == "older" and res.hits[0].date.startswith("2011")
     finally:
         index.close()
+
+
+def test_current_boosts_only_what_is_about_the_question(tmp_path, monkeypatch):
+    """"What is net migration now?": this week's answers on net zero are the newest passages
+    sharing a word, and the recency boost must not lift them over the latest migration figures."""
+    import trag_tui.retrieval.modes as modes
+
+    rows = [{"id": f"migration-{year}", "date": f"{year}-05-22", "title": "Migration statistics",
+             "text": f"Net migration to the UK was estimated at {year % 100 * 7000} in the year. "
+                     "Long-term international migration, immigration and emigration estimates." * 2}
+            for year in range(2015, 2026)]
+    for day in range(10, 21):
+        rows.append({"id": f"netzero-{day}", "date": f"2025-11-{day}", "title": "Energy questions",
+                     "text": "The Government remain committed to net zero by 2050 and to clean "
+                             "power, heat pumps, offshore wind and the carbon budgets." * 2})
+    index = jsonl_index(tmp_path, rows, k=5)
+    try:
+        res = search(index, "What is net migration now?", as_of=AS_OF)
+        assert res.mode == "decay" and res.hits[0].doc_id == "migration-2025"
+        monkeypatch.setattr(modes, "CURRENT_MATCH", 0.0)  # every candidate boosted alike
+        res = search(index, "What is net migration now?", as_of=AS_OF)
+        assert res.hits[0].doc_id.startswith("netzero")
+    finally:
+        index.close()
+
+
+def test_a_comparison_with_the_present_reads_the_present_as_current(tmp_path):
+    """"How does inflation now compare with 2019?": the present state is the latest report,
+    not whatever the whole history ranks first."""
+    rows = [{"id": f"cpi-{year}-{month:02d}", "date": f"{year}-{month:02d}-15", "title": "Consumer price inflation",
+             "text": f"CPI inflation was {year % 10}.{month} per cent in the year to the month. " * 3}
+            for year in range(2012, 2026) for month in (3, 9)]
+    rows += [{"id": f"cpi-detail-{year}", "date": f"{year}-06-15", "title": "Consumer price inflation",
+              "text": "CPI inflation consumer prices inflation rate per cent inflation CPI. " * 4}
+             for year in (2013, 2016)]
+    index = jsonl_index(tmp_path, rows, k=6)
+    try:
+        res = search(index, "How does inflation now compare with 2019?", as_of=AS_OF, k=6)
+        assert res.mode == "comparison"
+        present = [h for h in res.hits if h.group and not h.group.startswith("2019")]
+        assert present and present[0].doc_id == "cpi-2025-09"
+        assert all(h.date.startswith("2019") for h in res.hits if h.group.startswith("2019"))
+    finally:
+        index.close()

@@ -40,6 +40,9 @@ PRIOR_CADENCES = 3.0
 ONGOING_DELTA, ONGOING_TAU = 0.8, 14.0
 CURRENT_CADENCES = 3.0
 RECENT_CADENCES = 2.0  # width of the current mode's second, recent pass (0: no second pass)
+# The current mode's recency boost goes to passages at least this share as like the question
+# as the likest: a newer passage supersedes an older one about the same thing.
+CURRENT_MATCH = 0.25
 # A question that names a source without asking what it said: passages from elsewhere keep this
 # share of their score, so the named source's own reports come first unless far less relevant.
 SCOPE_PRIOR = 0.5
@@ -377,12 +380,14 @@ def _decay(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchResult:
     ranked = scoring.centrality_boost(
         scoring.normalise(fused), {u: i.centrality for u, i in info.items()}, s.gamma)
     delta, tau = scoring.recency_params(recency_strength(tq))
+    # "What is net migration now?": this week's answers on net zero are new, but not about it
+    relevant = scoring.matched(ranked, parts["dense"], CURRENT_MATCH)
     if s.tau > 0:  # a user's time scale is used as given
         tau = s.tau
     else:  # automatic: a few publication gaps of the relevant candidates
-        tau = scoring.cadence_tau([info[u].day for u, _ in ranked], CURRENT_CADENCES, tau)
+        tau = scoring.cadence_tau([info[u].day for u, _ in ranked if u in relevant], CURRENT_CADENCES, tau)
     decayed, factor = scoring.apply_decay(
-        ranked, {u: i.day for u, i in info.items()}, end_day, s.decay,
+        ranked, {u: i.day if u in relevant else None for u, i in info.items()}, end_day, s.decay,
         alpha=s.alpha, lam=s.lam, delta=delta, tau=tau, rrf_k=s.rrf_k)
     parts["decay"] = factor
     return _finish(tq, "decay", decayed, info, parts, agree, k, halt)
@@ -417,10 +422,17 @@ def _comparison(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchResu
         if start is not None and start > tq.as_of:
             empty.append(label)
             continue
-        days = _as_of_range(start, end, tq.as_of, undated=False)
-        ranked, info, parts, agree = _rank(r, tq.semantic_query, days, s.candidates, s)
-        part = _finish(tq, "comparison", ranked, info, parts, agree, per, halt,
-                       {u: label for u, _ in ranked})
+        if start is None and (end is None or end >= tq.as_of):
+            # "the present state" ("How does inflation now compare with 2019?", "the biggest
+            # increase compared to a year ago") is the latest evidence, read as a current
+            # question reads it, not whatever the whole history ranks first.
+            part = _decay(r, replace(tq, start=None, end=tq.as_of), per, s, halt)
+            part = replace(part, hits=[replace(h, group=label) for h in part.hits])
+        else:
+            days = _as_of_range(start, end, tq.as_of, undated=False)
+            ranked, info, parts, agree = _rank(r, tq.semantic_query, days, s.candidates, s)
+            part = _finish(tq, "comparison", ranked, info, parts, agree, per, halt,
+                           {u: label for u, _ in ranked})
         confidences.append(part.confidence)
         if not part.hits:
             empty.append(label)

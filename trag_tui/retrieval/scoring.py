@@ -155,6 +155,16 @@ def within(ranked: Ranked, share: float) -> Ranked:
     return [(u, sc) for u, sc in ranked if sc >= share * top] if top > 0 else list(ranked)
 
 
+def matched(ranked: Ranked, dense: Mapping[int, float], share: float) -> set[int]:
+    """The entries not known to be far less like the question than the likest: a dense
+    likeness at least `share` of the best one's, or none measured (a BM25 candidate the dense
+    list did not reach). Fused ranks say only where a passage stood in its list, so the best of
+    a handful of new passages that merely share a word ("net zero" for "net migration") ranks
+    as high as the best of all; the likeness itself tells them apart."""
+    top = max((dense.get(u, 0.0) for u, _ in ranked), default=0.0)
+    return {u for u, _ in ranked if u not in dense or top <= 0 or dense[u] >= share * top}
+
+
 def prefer(ranked: Ranked, preferred: np.ndarray, factor: float) -> Ranked:
     """A strong prior: entries outside `preferred` (sorted ids) keep `factor` of their score."""
     if not ranked:
