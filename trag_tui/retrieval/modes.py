@@ -41,7 +41,8 @@ ONGOING_DELTA, ONGOING_TAU = 0.8, 14.0
 CURRENT_CADENCES = 3.0
 RECENT_CADENCES = 2.0  # width of the current mode's second, recent pass (0: no second pass)
 # The current mode's recency boost goes to passages at least this share as like the question
-# as the likest: a newer passage supersedes an older one about the same thing.
+# as the likest (and to those whose likeness was not measured): a newer passage supersedes an
+# older one about the same thing.
 CURRENT_MATCH = 0.25
 # A question that names a source without asking what it said: passages from elsewhere keep this
 # share of their score, so the named source's own reports come first unless far less relevant.
@@ -426,7 +427,7 @@ def _comparison(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchResu
             # "the present state" ("How does inflation now compare with 2019?", "the biggest
             # increase compared to a year ago") is the latest evidence, read as a current
             # question reads it, not whatever the whole history ranks first.
-            part = _decay(r, replace(tq, start=None, end=tq.as_of), per, s, halt)
+            part = _decay(r, replace(tq, end=tq.as_of), per, s, halt)  # _decay reads no start
             part = replace(part, hits=[replace(h, group=label) for h in part.hits])
         else:
             days = _as_of_range(start, end, tq.as_of, undated=False)
