@@ -38,6 +38,7 @@ from trag_tui.answer import (
 from trag_tui.context import (
     ANSWER_SYSTEM_PROMPT,
     Source,
+    _with_lead,
     arrange,
     build_context,
     period_label,
@@ -47,7 +48,7 @@ from trag_tui.context import (
 from trag_tui.extractive import rank
 from trag_tui.generation import GenerationError, estimate_tokens
 from trag_tui.retrieval.modes import Hit, SearchResult
-from trag_tui.sentences import quotable
+from trag_tui.sentences import quotable, runs
 from trag_tui.settings import Settings
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -698,11 +699,48 @@ def test_window_starts_at_a_whole_sentence_that_can_be_quoted():
     chunk = " ".join(sentences_[30:33])
     text, cut = window(parent, chunk, 120, estimate_tokens)
     assert cut and chunk in text
-    assert text.startswith("… Sentence number")
-    assert quotable(text)[0].startswith("Sentence number")
+    # the passage's opening sentence, then the window from a whole sentence
+    assert text.startswith(sentences_[0] + " … Sentence number")
+    assert quotable(text)[1].startswith("Sentence number 2")
     # a cut inside a sentence is still marked "…word" and not quoted
     assert quotable("…topic 3 at length today. Sentence number 4 says it.") == [
         "Sentence number 4 says it."]
+
+
+def test_a_window_past_the_opening_keeps_the_opening_sentence():
+    # A story's point is its first sentence ("…without power… disabled by Hurricane Fiona");
+    # a match on the restoration figures further down had left it out of the source.
+    lead = "More than a million people are without power after Hurricane Fiona struck."
+    body = [f"Crews in town {i} restored lines to {i} thousand homes on the island." for i in range(60)]
+    chunk = " ".join(body[40:43])
+    text, cut = window(" ".join([lead, *body]), chunk, 120, estimate_tokens)
+    assert cut and chunk in text and text.startswith(lead + " … ")
+    assert runs(text)[0] == [lead] and runs(text)[1][0].startswith("Crews in town")
+    # cut mid-sentence, the window goes on from its next whole sentence
+    passage = " ".join([lead, *body])
+    assert _with_lead(passage, "…homes on the island. " + body[9] + "…", 120, estimate_tokens) \
+        == f"{lead} … {body[9]}…"
+    text, _ = window(" ".join([lead, *body]), body[20] + " " + body[21], 120, estimate_tokens)
+    assert text.startswith(lead + " … Crews in town")
+    # a long opening is left out (more than a quarter of the window), as is one already in it
+    long_lead = "The storm " + "and the rain " * 20 + "hit the island."
+    text, _ = window(" ".join([long_lead, *body]), chunk, 120, estimate_tokens)
+    assert text.startswith("… Crews in town")
+    text, _ = window(" ".join([lead, *body[:3]]), body[1], 120, estimate_tokens)
+    assert text.count(lead) == 1
+
+
+def test_the_opening_sentence_leads_and_is_not_joined_to_the_window():
+    lead = "More than a million people are without power after Hurricane Fiona struck."
+    first = "Crews restored lines to forty thousand homes on the island on Tuesday."
+    src = Source(1, "d1", "2022-09-22", "Storm", "", f"{lead} … {first} The rest came later on.")
+    ranked = rank("Which hurricane left people without power?", [src])
+    by = {c.sentence: c.position for c in ranked}
+    assert by[lead] == 0 and by[first] == 2  # a gap: quoted together they read "… "
+    window_only = Source(1, "d1", "2022-09-22", "Storm", "", f"… {first} The rest came later on.")
+    lead_score = {c.sentence: c.score for c in ranked}[first]
+    assert lead_score == {c.sentence: c.score for c in rank(
+        "Which hurricane left people without power?", [window_only])}[first]
 
 
 def test_a_heading_stays_a_sentence_of_its_own_in_a_windowed_passage():

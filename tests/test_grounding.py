@@ -92,6 +92,10 @@ def test_segmenter_keeps_abbreviations_inside_the_sentence():
     parts = split(text)
     assert len(parts) == 3
     assert "Nadhim Zahawi" in parts[0]
+    # a title glued to the word before it is still a title, not an end
+    assert split("I rise to honor a pillar of my hometown, Searchlight, NV--Mrs. Verlie Doing. "
+                 "She is ninety.") == ["I rise to honor a pillar of my hometown, Searchlight, "
+                                       "NV--Mrs. Verlie Doing.", "She is ninety."]
 
 
 def test_number_must_stand_in_a_sentence_about_the_same_thing():

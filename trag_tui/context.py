@@ -152,7 +152,8 @@ def _clean(text: str) -> str:
 
 
 def window(passage: str, chunk: str, limit: int, count: TokenCounter) -> tuple[str, bool]:
-    """At most `limit` tokens of a passage, centred on the chunk that matched.
+    """At most `limit` tokens of a passage, centred on the chunk that matched, after the
+    passage's opening sentence when that is short (`_with_lead`).
 
     Returns the text and whether it was shortened. Cuts fall on sentence ends where that
     keeps most of the text, and are marked with an ellipsis.
@@ -194,7 +195,36 @@ def window(passage: str, chunk: str, limit: int, count: TokenCounter) -> tuple[s
     text = _sentence_cut(_join(words, lo, hi))
     if lo > 0 and lo in (starts or _sentence_starts(passage)):
         text = "… " + text[1:]  # a whole first sentence: "… " where "…word" is a cut one
-    return text, True
+    return _with_lead(passage, text, limit, count), True
+
+
+LEAD_SHARE = 4  # a passage's opening sentence is kept before its window when within 1/4 of it
+
+
+def _with_lead(passage: str, text: str, limit: int, count: TokenCounter) -> str:
+    """A window that starts past the passage's opening sentence, with that sentence before it.
+
+    A report or a news story says its point first ("More than a million people in Puerto Rico
+    … are without power … disabled by Hurricane Fiona"), and a match further down (the
+    restoration figures) would leave it out. The opening sentence is added on top of the
+    window's limit when it is short (at most a quarter of it), followed by " … " and the
+    window from its first whole sentence, so it is quoted and checked as its own sentence.
+    """
+    if not text.startswith("…"):
+        return text
+    opening = sentences.split(passage)[:1]
+    if not opening or count(opening[0]) > limit // LEAD_SHARE or not passage.startswith(opening[0]):
+        return text
+    rest = text[1:].lstrip()
+    if not text.startswith("… "):
+        # a cut sentence first: the window goes on from the sentence after it
+        parts = sentences.split(rest)
+        if len(parts) < 2:
+            return text
+        rest = rest[rest.find(parts[1]):] if parts[1] in rest else ""
+        if not rest:
+            return text
+    return f"{opening[0]} {sentences.GAP} {rest}"
 
 
 def _sentence_starts(passage: str) -> list[int]:

@@ -20,7 +20,7 @@ import numpy as np
 
 from .grounding import Quantity, date_matches, dates, in_figures, quantities, reported_when
 from .labels import day_label
-from .sentences import quotable, split
+from .sentences import runs, split
 from .temporal.calendar import iso_day, month_span, year_span
 from .temporal.lexicon import MONTHS, WEEKDAYS
 from .text_words import STOPWORDS, content_words
@@ -532,11 +532,17 @@ def rank(question: str, sources: Sequence[Source], *, mode: str | None = None, e
             # for ("'Squid Game': Netflix green lights season 2"), where the text describes it.
             rows.append((s, head, HEADLINE))
             lead.append(1.0)
-        for i, sentence in enumerate(quotable(s.passage)):
-            if len(sentence.split()) >= 4:
-                rows.append((s, sentence, i))
-                # Reports and news put the fact first; a passage that starts mid-text has no lead.
-                lead.append(max(0.0, 1.0 - i / 4) if not s.passage.startswith("…") else 0.0)
+        at = 0
+        for r, run in enumerate(runs(s.passage)):
+            at += r > 0  # a gap between runs: their sentences do not follow on
+            for i, sentence in enumerate(run):
+                if len(sentence.split()) >= 4:
+                    rows.append((s, sentence, at + i))
+                    # Reports and news put the fact first; a passage that starts mid-text has
+                    # no lead.
+                    lead.append(max(0.0, 1.0 - i / 4)
+                                if r == 0 and not s.passage.startswith("…") else 0.0)
+            at += len(run)
     if not rows:
         return []
     news = sum(1 for r in rows if r[2] == HEADLINE) >= 0.5 * len(sources)  # most carry a headline

@@ -44,11 +44,22 @@ def split(text: str, language: str = "en") -> list[str]:
                 part = part.strip()
                 if not part or set(part) == {"#"}:
                     continue
+                glued = False
                 for sentence in segment(part):
                     sentence = sentence.strip()
-                    if sentence:
+                    if not sentence:
+                        continue
+                    if glued:
+                        out[-1] += " " + sentence
+                    else:
                         out.append(sentence)
+                    glued = bool(_GLUED_TITLE.search(sentence))
     return out
+
+
+# A title glued to the word before it ("Searchlight, NV--Mrs. Verlie Doing") is not an end of
+# sentence, though the segmenter, seeing "NV--Mrs." as one word, takes it for one.
+_GLUED_TITLE = re.compile(r"\S(?:--|[—–/(])(?:Mr|Mrs|Ms|Dr|Rt|Hon|hon|Sen|Rep|Gov|Prof|St|No)\.$")
 
 
 # A heading closed on its line ("# Net migration: 283,000 #"), as a passage keeps it once its
@@ -96,6 +107,10 @@ _FURNITURE = re.compile(
 )
 
 
+GAP = "…"  # between a passage's opening sentence and a window of it further on
+_GAP = re.compile(rf"(?<=[.!?\"”’')])\s{GAP}\s(?=\S)")
+
+
 def quotable(passage: str, language: str = "en") -> list[str]:
     """The whole sentences of a passage, fit to quote or to check a claim against.
 
@@ -103,6 +118,18 @@ def quotable(passage: str, language: str = "en") -> list[str]:
     word; "… " before a whole sentence); those pieces are left out, since "The Defence Secretary, my right hon." is not what the source says.
     Markdown emphasis and heading marks are dropped from the text.
     """
+    return [s for run in runs(passage, language) for s in run]
+
+
+def runs(passage: str, language: str = "en") -> list[list[str]]:
+    """A passage's quotable sentences in runs that follow on from each other: a window kept
+    after its passage's opening sentence ("Opening. … Window") is a second run, so the
+    sentences either side of the gap are not quoted as if one followed the other."""
+    pieces = _GAP.split((passage or "").strip())
+    return [_quotable(("… " if i else "") + piece, language) for i, piece in enumerate(pieces)]
+
+
+def _quotable(passage: str, language: str) -> list[str]:
     text = (passage or "").strip()
     parts = split(text, language)
     if text.endswith("…") and parts:
