@@ -407,6 +407,22 @@ def test_a_true_sentence_giving_another_figure_than_the_quote_gives_way_to_it():
     assert done.extractive and "2 per cent" in done.answer and "3 per cent" not in done.answer
 
 
+def test_a_true_sentence_naming_no_place_gives_way_to_the_quote_for_where():
+    tq = TQ("Where did the rocket launch from in June 2022?", "point_in_time",
+            start=dt.date(2022, 6, 1), end=dt.date(2022, 6, 30),
+            semantic_query="Where did the rocket launch from")
+    res = result("hard_filter", tq, [hit(1, "2022-06-27", "NASA launched a rocket from Australia. "
+                                        "The launch was a historic achievement for the agency.",
+                                        speaker="")])
+    done = run(res, ScriptedGenerator(["The launch was a historic achievement for the agency [1]."]))[-1]
+    assert [(d.sentence, d.reason) for d in done.dropped] == [
+        ("The launch was a historic achievement for the agency.",
+         "supported, but gives no place the question asks for")]
+    assert done.extractive and "Australia" in done.answer
+    done = run(res, ScriptedGenerator(["NASA launched a rocket from Australia [1]."]))[-1]
+    assert not done.extractive and done.answer.startswith("NASA launched a rocket from Australia [1]")
+
+
 def test_an_open_answer_from_another_source_than_the_quoted_one_gives_way_to_it():
     tq = TQ("What was said about mortgage costs in 2019?", "point_in_time",
             start=dt.date(2019, 1, 1), end=dt.date(2019, 12, 31), semantic_query="mortgage costs")

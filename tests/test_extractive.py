@@ -19,6 +19,7 @@ from trag_tui.extractive import (
     counts,
     extract,
     figure_elsewhen,
+    gate_kind,
     given_later,
     gives,
     headline,
@@ -933,6 +934,23 @@ def test_a_generated_answer_agrees_with_the_quote_on_what_was_asked():
     # open questions have no one answer to agree on, and nothing quoted has none to disagree
     assert agrees(None, "Anything the sources say.", quote, "What is the Artemis programme?")
     assert agrees("date", "Artemis I launched on 29 August 2022.", "", when)
+
+
+def test_a_generated_answer_to_where_must_name_the_quoted_place():
+    where = ("NASA made history this week after successfully completing its first launch from a "
+             "commercial spaceport outside the US. Where did the launch occur?")
+    assert answer_type(where) is None and gate_kind(where, None) == "place"
+    assert gate_kind("Which country confirmed its first cases?", None) == "place"
+    assert gate_kind("Which team won the Stanley Cup?", None) is None
+    assert gate_kind("Who is the Prime Minister?", "person") == "person"
+    quote = ("cnn.com [2] (27 June 2022): “NASA has successfully launched a rocket from "
+             "Australia’s remote Northern Territory.”")
+    # supported by its source, but it names no place the question does not
+    said = "The NASA launch was a historic achievement for the agency's first commercial spaceport."
+    assert not gives("place", said, where)
+    assert gives("place", "NASA launched the rocket from Australia.", where)
+    assert agrees("place", "NASA launched the rocket from Australia.", quote, where)
+    assert not agrees("place", "NASA launched the rocket from Florida.", quote, where)
 
 
 def test_a_figure_dated_to_another_time_than_asked_is_flagged():

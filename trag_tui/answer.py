@@ -444,12 +444,13 @@ def answer(result, passages: Mapping[int, str], *, generator: GeneratorSource = 
         shown.append(note)
         yield Token(note)
 
+    wants = extractive.gate_kind(q.question, kind)
     gate = Gate(source_facts(sources), date_tags=q.intent != "none",
-                answers=(lambda text: extractive.gives(kind, text, q.question, q.as_of.isoformat()))
-                if kind else None,
-                agrees=(lambda text: extractive.agrees(kind, text, quote, q.question, every=holders))
-                if kind else None,
-                wanted=extractive.WANTED.get(kind or "", ""), question=q.question,
+                answers=(lambda text: extractive.gives(wants, text, q.question, q.as_of.isoformat()))
+                if wants else None,
+                agrees=(lambda text: extractive.agrees(wants, text, quote, q.question, every=holders))
+                if wants else None,
+                wanted=extractive.WANTED.get(wants or "", ""), question=q.question,
                 quoted_from=frozenset() if kind
                 else frozenset(c.source.number for c in picks_))
     stopped = False

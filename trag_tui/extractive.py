@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .grounding import Quantity, date_matches, dates, in_figures, quantities, reported_when
+from .grounding import Quantity, date_matches, dates, in_figures, names, quantities, reported_when
 from .labels import day_label
 from .sentences import runs, split
 from .temporal.calendar import iso_day, month_span, year_span
@@ -729,7 +729,22 @@ EXCERPT_WORDS = 100  # an open question's quoted excerpt from one source, at mos
 JOIN, JOIN_NEXT = 0.5, 0.4
 
 
-WANTED = {"person": "person", "number": "figure", "date": "date"}
+WANTED = {"person": "person", "number": "figure", "date": "date", "place": "place"}
+# "Where did the launch occur?", "Which country…", "In which state…": a place is the answer
+_PLACE = re.compile(r"^\W*(?:where\b|(?:in |to |from )?which (?:country|countries|city|cities|"
+                    r"state|states|town|region|island|nation|continent)\b)", re.I)
+
+
+def gate_kind(question: str, kind: str | None) -> str | None:
+    """What a generated sentence must give to answer: the answer type, or for an open question
+    asking where, a place. Only the check reads it: quotes are ranked as for any open question,
+    but "The NASA launch… was a historic achievement for the agency's first commercial
+    spaceport [2]" is supported and no answer to "Where did the launch occur?"."""
+    return kind or ("place" if _PLACE.search(asked(question)) else None)
+
+
+def _new_places(text: str, question: str) -> set[str]:
+    return set(names(text)) - set(names(question))
 _YEAR_NAMED = re.compile(rf"\b(?:what|which) year\b|{_SINCE_BLANK}", re.I)
 # a year or longer is asked for: any date in the right year answers
 _YEAR_ASKED = re.compile(rf"{_YEAR_NAMED.pattern}|\bhow long\b|\bdecade\b|\bcentury\b", re.I)
@@ -741,6 +756,8 @@ def gives(kind: str | None, text: str, question: str, said_on: str | None = None
     ("last week", "two years ago") is a date once that day is known."""
     if kind == "person":
         return bool(_new_names(text, question))
+    if kind == "place":
+        return bool(_new_places(text, question))
     if kind == "number":
         return stated_figures(text, question)[0] > 0
     if kind == "date":
@@ -778,6 +795,8 @@ def agrees(kind: str | None, claim: str, quote: str, question: str,
         quoted = _words_of(quote.lower())
         return any(w.lower() in quoted for name in _new_names(claim, question)
                    for w in name.split() if w.lower() not in _STYLES)
+    if kind == "place":
+        return bool(_new_places(claim, question) & set(names(quote)))
     if kind == "number":
         given = _given(question)
         said = [q for q in quantities(claim) if not any(q.matches(g) for g in given)]
@@ -858,14 +877,14 @@ def given_later(question: str, ranked: Sequence[Candidate], start: dt.date, end:
     what = counted(question)
     # and what the question names, whole: "Bank Rate", not "the Bank of England's 2 per cent
     # target" in a report on inflation
-    names = [m.group(0).lower() for m in _NAME_PHRASE_OR_ACRONYM.finditer(asked(question))
+    whole = [m.group(0).lower() for m in _NAME_PHRASE_OR_ACRONYM.finditer(asked(question))
              if not _WH.match(m.group(0))]
     for c in ranked:
         if c.score < floor:
             break
         if c.position == HEADLINE or off_subject(c, ranked) or not _names_period(c, start, end):
             continue
-        if not all(name in c.sentence.lower() for name in names):
+        if not all(name in c.sentence.lower() for name in whole):
             continue
         # what is counted must be named, if not right after the figure ("45,700 people crossed
         # the channel in small boats in 2022" counts small boat arrivals)
