@@ -199,6 +199,7 @@ def window(passage: str, chunk: str, limit: int, count: TokenCounter) -> tuple[s
 
 
 LEAD_SHARE = 4  # a passage's opening sentence is kept before its window when within 1/4 of it
+OPENING_CHARS = 1000  # read for the opening sentence: ~250 tokens, more than a quarter window
 
 
 def _with_lead(passage: str, text: str, limit: int, count: TokenCounter) -> str:
@@ -212,7 +213,8 @@ def _with_lead(passage: str, text: str, limit: int, count: TokenCounter) -> str:
     """
     if not text.startswith("…"):
         return text
-    opening = sentences.split(passage)[:1]
+    # the opening is in the passage's first characters (a longer one is too long to keep)
+    opening = sentences.split(passage[:OPENING_CHARS])[:1]
     if not opening or count(opening[0]) > limit // LEAD_SHARE or not passage.startswith(opening[0]):
         return text
     rest = text[1:].lstrip()

@@ -745,6 +745,8 @@ def gate_kind(question: str, kind: str | None) -> str | None:
 
 def _new_places(text: str, question: str) -> set[str]:
     return set(names(text)) - set(names(question))
+
+
 _YEAR_NAMED = re.compile(rf"\b(?:what|which) year\b|{_SINCE_BLANK}", re.I)
 # a year or longer is asked for: any date in the right year answers
 _YEAR_ASKED = re.compile(rf"{_YEAR_NAMED.pattern}|\bhow long\b|\bdecade\b|\bcentury\b", re.I)
