@@ -977,3 +977,24 @@ def test_an_answer_whose_sources_never_name_whom_it_asks_about_says_so_first():
                                   "come:\nJane Smith [1] (20 May 2019): “")
     # a question whose names the sources give opens with the answer itself
     assert run(hybrid_result(), evidence_only=True)[-1].unmentioned == []
+
+
+def test_a_window_moved_to_a_whole_sentence_keeps_every_matched_word():
+    # A match at the end of a passage grows its window leftwards; starting that window at a
+    # whole sentence must not give up the matched chunk's own last sentence at the other end.
+    sentences_ = [f"Item {i} " + " ".join(f"w{i}x{j}" for j in range(17)) + " ends." for i in range(40)]
+    chunk = " ".join(sentences_[37:])
+    text, cut = window(" ".join(sentences_), chunk, 120, estimate_tokens)
+    assert cut and chunk in text
+    assert text.endswith(sentences_[-1]) and quotable(text)[-1] == sentences_[-1]
+
+
+def test_an_opening_followed_by_its_window_is_one_run():
+    # When the window starts at the sentence right after the opening, nothing lies between
+    # them: no " … ", and the two are ranked and quoted as one run.
+    lead = "More than a million people are without power after Hurricane Fiona struck."
+    body = [f"Crews in town {i} restored lines to {i} thousand homes on the island." for i in range(60)]
+    passage = " ".join([lead, *body])
+    text = _with_lead(passage, "… " + " ".join(body[:5]) + "…", 120, estimate_tokens)
+    assert text == f"{lead} {' '.join(body[:5])}…"
+    assert len(runs(text)) == 1 and runs(text)[0][:2] == [lead, body[0]]

@@ -191,7 +191,7 @@ def window(passage: str, chunk: str, limit: int, count: TokenCounter) -> tuple[s
         hi += _largest(n - hi, lambda r: fits(lo, hi + r))
         lo -= _largest(lo, lambda left: fits(lo - left, hi))
         starts = _sentence_starts(passage) if lo > 0 else []
-        lo, hi = _sentence_start(starts, lo, hi, first, fits)
+        lo, hi = _sentence_start(starts, lo, hi, first, min(hi, first + n_chunk), fits)
     text = _sentence_cut(_join(words, lo, hi))
     if lo > 0 and lo in (starts or _sentence_starts(passage)):
         text = "… " + text[1:]  # a whole first sentence: "… " where "…word" is a cut one
@@ -209,7 +209,8 @@ def _with_lead(passage: str, text: str, limit: int, count: TokenCounter) -> str:
     … are without power … disabled by Hurricane Fiona"), and a match further down (the
     restoration figures) would leave it out. The opening sentence is added on top of the
     window's limit when it is short (at most a quarter of it), followed by " … " and the
-    window from its first whole sentence, so it is quoted and checked as its own sentence.
+    window from its first whole sentence, so it is quoted and checked as its own sentence
+    (without the " … " when the window's first sentence is the one after the opening).
     """
     if not text.startswith("…"):
         return text
@@ -226,6 +227,8 @@ def _with_lead(passage: str, text: str, limit: int, count: TokenCounter) -> str:
         rest = rest[rest.find(parts[1]):] if parts[1] in rest else ""
         if not rest:
             return text
+    if passage[len(opening[0]):].lstrip().startswith(rest[:80]):
+        return f"{opening[0]} {rest}"  # the window goes on from the opening: nothing between
     return f"{opening[0]} {sentences.GAP} {rest}"
 
 
@@ -239,10 +242,11 @@ def _sentence_starts(passage: str) -> list[int]:
     return starts if at == len(passage.split(" ")) else []
 
 
-def _sentence_start(starts: list[int], lo: int, hi: int, first: int,
+def _sentence_start(starts: list[int], lo: int, hi: int, first: int, last: int,
                     fits: Callable[[int, int], bool]) -> tuple[int, int]:
     """Move a window's start back to the start of the sentence it falls in, giving up words
-    at the end instead, when the match stays inside; else forward to the next sentence.
+    at the end instead, when the matched words (`first` up to `last`) stay inside; else
+    forward to the next sentence.
 
     A window that starts mid-sentence loses that sentence: it cannot be quoted or checked
     against ("…LIHEAP, I want to thank … for introducing the IDEA legislation" was the very
@@ -252,7 +256,7 @@ def _sentence_start(starts: list[int], lo: int, hi: int, first: int,
         return lo, hi
     back = max(s for s in starts if s < lo)
     end = back + _largest(hi - back, lambda r: fits(back, back + r))
-    if end > first and end - back >= 0.6 * (hi - lo):
+    if end >= last and end - back >= 0.6 * (hi - lo):
         return back, end
     ahead = [s for s in starts if lo < s < hi]
     return (ahead[0], hi) if ahead and ahead[0] <= first else (lo, hi)
