@@ -216,6 +216,28 @@ def test_this_week_has_soft_edges_inside_first_and_never_after_as_of(news):
     assert [h.doc_id for h in res.hits] == ["inside"]  # 13..19 June: hard edges
 
 
+def test_inside_a_short_period_ending_on_as_of_the_later_report_comes_first(tmp_path):
+    from trag_tui.retrieval.modes import LATEST_IN_PERIOD_DELTA
+
+    # the same report filed on several days: only the day tells them apart
+    rows = [{"id": f"d{day}", "date": f"2022-06-{day:02d}", "title": "Climate bill", "source": "wire",
+             "text": "The climate bill went before parliament for its vote."} for day in (3, 12, 14, 16)]
+    index = _build(tmp_path, rows, name="week.db")
+    as_of = dt.date(2022, 6, 17)
+    try:
+        res = search(index, "What happened with the climate bill vote this week?", as_of=as_of, halt=False)
+        assert [h.doc_id for h in res.hits] == ["d16", "d14", "d12"]
+        for h in res.hits:
+            age = (as_of - dt.date.fromisoformat(h.date)).days
+            assert h.scores["decay"] == pytest.approx(1 + LATEST_IN_PERIOD_DELTA * math.exp(-age / 7))
+        # a named period is held as a period: no day is preferred inside it
+        res = search(index, "What happened with the climate bill vote in June 2022?", as_of=as_of, halt=False)
+        assert {h.doc_id for h in res.hits} == {"d3", "d12", "d14", "d16"}
+        assert all("decay" not in h.scores or h.scores["decay"] == 0.0 for h in res.hits)
+    finally:
+        index.close()
+
+
 @pytest.mark.parametrize("tau", [20.0, 1000.0])
 def test_a_user_tau_is_used_as_given_in_current_and_hybrid_modes(news, tau):
     settings = news.settings.replace(tau=tau)

@@ -38,6 +38,11 @@ PRIOR_CADENCES = 3.0
 # A question with no time in it worded as happening now ("has brought back", "will soon"),
 # naming no one: the days before it is asked come first, as news of that week.
 ONGOING_DELTA, ONGOING_TAU = 0.8, 14.0
+# Inside a short period that ends on the as-of day ("this week", "the past 3 days"): among
+# equals, the later report first, on the period's own time scale. A report filed after the
+# event gives its outcome ("Liz Truss became prime minister on Tuesday"); one filed before it
+# anticipates it ("Liz Truss to become prime minister").
+LATEST_IN_PERIOD_DELTA = 0.2
 CURRENT_CADENCES = 3.0
 RECENT_CADENCES = 2.0  # width of the current mode's second, recent pass (0: no second pass)
 # The current mode's recency boost goes to passages at least this share as like the question
@@ -322,6 +327,10 @@ def _point_in_time(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchR
     from ..temporal.question import soft_edge
 
     margin = soft_edge(tq)
+    if margin and days.lo is not None and days.hi is not None:
+        ranked, parts["decay"] = scoring.apply_decay(
+            ranked, {u: i.day for u, i in info.items()}, days.hi, "exp",
+            delta=LATEST_IN_PERIOD_DELTA, tau=float(days.hi - days.lo + 1))
     if margin and days.lo is not None:
         # Soft edges: a little before the period too, every such hit after every hit inside it.
         before = DayRange(days.lo - margin, days.lo - 1, include_undated=False)
