@@ -327,12 +327,13 @@ def _point_in_time(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchR
     from ..temporal.question import soft_edge
 
     margin = soft_edge(tq)
-    if margin and days.lo is not None and days.hi is not None:
-        ranked, parts["decay"] = scoring.apply_decay(
-            ranked, {u: i.day for u, i in info.items()}, days.hi, "exp",
-            delta=LATEST_IN_PERIOD_DELTA, tau=float(days.hi - days.lo + 1))
     if margin and days.lo is not None:
-        # Soft edges: a little before the period too, every such hit after every hit inside it.
+        # The later report first among equals, then the soft edges: a little before the period
+        # too, every such hit after every hit inside it.
+        last = days.hi if days.hi is not None else _day_of(tq.as_of)
+        ranked, parts["decay"] = scoring.apply_decay(
+            ranked, {u: i.day for u, i in info.items()}, last, "exp",
+            delta=LATEST_IN_PERIOD_DELTA, tau=float(last - days.lo + 1))
         before = DayRange(days.lo - margin, days.lo - 1, include_undated=False)
         extra, extra_info, extra_parts, _ = _rank(r, tq.semantic_query, before, s.candidates, s)
         ranked = scoring.append_below(ranked, extra)
