@@ -57,6 +57,20 @@ def split(text: str, language: str = "en") -> list[str]:
     return out
 
 
+def bounds(text: str, language: str = "en") -> list[tuple[int, int]]:
+    """Where each sentence of a short text starts and ends, as offsets into the text itself
+    (nothing folded or dropped), for telling which sentence a word stands in."""
+    out: list[tuple[int, int]] = []
+    at = 0
+    for piece in _segmenter(language)(text):
+        lo = text.find(piece, at)
+        if lo < 0:  # the segmenter changed the text: read it as one sentence
+            return [(0, len(text))]
+        out.append((lo, lo + len(piece)))
+        at = lo + len(piece)
+    return out
+
+
 # A title glued to the word before it ("Searchlight, NV--Mrs. Verlie Doing") is not an end of
 # sentence, though the segmenter, seeing "NV--Mrs." as one word, takes it for one.
 _GLUED_TITLE = re.compile(r"\S(?:--|[—–/(])(?:Mr|Mrs|Ms|Dr|Rt|Hon|hon|Sen|Rep|Gov|Prof|St|No)\.$")

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from ..sentences import bounds
 from .calendar import add_days, shift, unit_span
 from .cues import (
     AHEAD,
@@ -506,7 +507,8 @@ def _cover(spans: list[tuple[dt.date | None, dt.date | None, bool]]) -> tuple[dt
         (None if len(known_ends) < len(ends) else max(known_ends))
 
 
-def _decide(text: str, items: list[_Item], future: list[_Atom], cues: _Cues, as_of: dt.date) -> _Decision:
+def _decide(text: str, masked: str, items: list[_Item], future: list[_Atom], cues: _Cues,
+            as_of: dt.date) -> _Decision:
     """Pick the intent and its dates from the periods and cue words, per the contract."""
     as_of_items = [it for it in items if it.how == "as_of"]
     named_items = [it for it in items if it.how != "as_of"]
@@ -573,6 +575,13 @@ def _decide(text: str, items: list[_Item], future: list[_Atom], cues: _Cues, as_
             return _Decision("current", None, as_of, (), min(confidence, 0.6),
                              f"{_q(cues.current[0])} is read from as_of; {named} describes something else",
                              (cues.current[0],))
+        if _apart(text, masked, named_items):
+            # "Though still painfully high, gas prices have been falling now for 50 days. What
+            # was the record set in the middle of June?": the cue speaks of the present in a
+            # sentence the period is not in, so the period dates something else
+            return _Decision("current", None, as_of, (), min(confidence, 0.6),
+                             f"{_q(cues.current[0])} is read from as_of; {named} stands in another "
+                             "sentence", (cues.current[0],))
         # "the most recent statement in 2019": the latest state within that period, read like
         # "as of" its end (the contract keeps point_in_time for periods without such cues)
         _, end = _cover(spans)
@@ -634,6 +643,18 @@ _STOPWORDS = frozenset(
     "told summarise summarize show list give done made make mentioned talk talked wrote written there "
     "any".split()
 )
+
+
+def _apart(text: str, masked: str, named_items: list[_Item]) -> bool:
+    """No sentence holds both a current cue and a named period (and there are cues to hold)."""
+    sentences = bounds(text)
+    if len(sentences) < 2:
+        return False
+    for lo, hi in sentences:
+        cue = CURRENT_CUES.search(masked[lo:hi])
+        if cue and any(lo <= it.lo < hi for it in named_items):
+            return False
+    return True
 
 
 def _preceded_by(text: str, lo: int, pattern: LazyPattern, width: int) -> int | None:
@@ -699,7 +720,7 @@ def parse(question: str, as_of: dt.date) -> TemporalQuery:
     for lo, hi in [(it.lo, it.hi) for it in items] + [(a.lo, a.hi) for a in future]:
         masked[lo:hi] = "§" * (hi - lo)  # a placeholder no cue word can match or straddle
     cues = _cues(text, "".join(masked))
-    decision = _decide(text, items, future, cues, as_of)
+    decision = _decide(text, "".join(masked), items, future, cues, as_of)
 
     time_spans = [(it.lo, it.hi) for it in items] + [(a.lo, a.hi) for a in future]
     # "2019 and 2023": the joiner between listed periods goes with them
