@@ -24,6 +24,18 @@ MAX_DF_SHARE = 0.35
 POSTINGS_SHARE = 0.1
 MIN_POSTINGS = 2000
 VEC_K_LIMIT = 4096  # sqlite-vec's ceiling on k
+# Words that frame a question rather than name its subject ("how soon could…", "approximately
+# how much…", "according to the White House"): rare in reports, so rarest-first they would take
+# the BM25 budget from the subject's own words ("vaccines", "children") and match any passage
+# that happens to say "soon".
+QUESTION_FRAME = frozenset("""
+soon approximately roughly nearly almost exactly precisely around about some estimated
+according reportedly allegedly
+bientôt environ approximativement presque selon
+bald ungefähr etwa rund fast laut zufolge
+pronto aproximadamente alrededor casi según
+скоро примерно около почти согласно
+""".split())
 
 
 @dataclass(frozen=True)
@@ -75,9 +87,10 @@ class Vocabulary:
     def terms(self, text: str) -> list[str]:
         """The query's discriminating words, rarest first, as FTS5 phrase strings.
 
-        Very common words are dropped, and so are the commonest of the rest once the chunks
-        they would match together pass a budget: an OR over common words makes FTS5 score a
-        large share of the index and adds little that the rarer words and the dense side miss.
+        Very common words and the question's frame are dropped, and so are the commonest of
+        the rest once the chunks they would match together pass a budget: an OR over common
+        words makes FTS5 score a large share of the index and adds little that the rarer words
+        and the dense side miss.
         """
         raw = [t.lower() for t in _TOKEN.findall(text)]
         if not raw:
@@ -90,7 +103,7 @@ class Vocabulary:
             if stem is None or token in scored:
                 continue
             df = counts[stem]
-            if df == 0 or (df / self.total > MAX_DF_SHARE and self.total > 50):
+            if df == 0 or token in QUESTION_FRAME or (df / self.total > MAX_DF_SHARE and self.total > 50):
                 continue
             scored[token] = df
         picked: list[str] = []
