@@ -29,12 +29,9 @@ VEC_K_LIMIT = 4096  # sqlite-vec's ceiling on k
 # the BM25 budget from the subject's own words ("vaccines", "children") and match any passage
 # that happens to say "soon".
 QUESTION_FRAME = frozenset("""
-soon approximately roughly nearly almost exactly precisely around about some estimated
-according reportedly allegedly
-bientôt environ approximativement presque selon
-bald ungefähr etwa rund fast laut zufolge
-pronto aproximadamente alrededor casi según
-скоро примерно около почти согласно
+soon approximately roughly nearly almost exactly precisely estimated according reportedly
+allegedly bientôt environ approximativement presque selon ungefähr etwa zufolge laut
+aproximadamente casi según скоро примерно почти согласно
 """.split())
 
 
