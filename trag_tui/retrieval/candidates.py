@@ -97,10 +97,10 @@ class Vocabulary:
         scored: dict[str, int] = {}
         for pos, token in enumerate(raw):
             stem = stemmed.get(pos)
-            if stem is None or token in scored:
+            if stem is None or token in scored or token in QUESTION_FRAME:
                 continue
             df = counts[stem]
-            if df == 0 or token in QUESTION_FRAME or (df / self.total > MAX_DF_SHARE and self.total > 50):
+            if df == 0 or (df / self.total > MAX_DF_SHARE and self.total > 50):
                 continue
             scored[token] = df
         picked: list[str] = []

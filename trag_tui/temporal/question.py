@@ -646,7 +646,7 @@ _STOPWORDS = frozenset(
 
 
 def _apart(text: str, masked: str, named_items: list[_Item]) -> bool:
-    """No sentence holds both a current cue and a named period (and there are cues to hold)."""
+    """The question has sentences, and none holds both a current cue and a named period."""
     sentences = bounds(text)
     if len(sentences) < 2:
         return False
@@ -716,16 +716,17 @@ def parse(question: str, as_of: dt.date) -> TemporalQuery:
     future = [a for a in atoms if a.found.kind == FUTURE or a.found.start > as_of]
     items = _group(text, [a for a in atoms if a not in future])
 
-    masked = list(text)
+    chars = list(text)
     for lo, hi in [(it.lo, it.hi) for it in items] + [(a.lo, a.hi) for a in future]:
-        masked[lo:hi] = "§" * (hi - lo)  # a placeholder no cue word can match or straddle
-    cues = _cues(text, "".join(masked))
-    decision = _decide(text, "".join(masked), items, future, cues, as_of)
+        chars[lo:hi] = "§" * (hi - lo)  # a placeholder no cue word can match or straddle
+    masked = "".join(chars)
+    cues = _cues(text, masked)
+    decision = _decide(text, masked, items, future, cues, as_of)
 
     time_spans = [(it.lo, it.hi) for it in items] + [(a.lo, a.hi) for a in future]
     # "2019 and 2023": the joiner between listed periods goes with them
     joiners = [(a.hi, b.lo) for a, b in zip(items, items[1:]) if a.listed and b.listed]
-    cue_spans = [(m.start(), m.end()) for m in STRIPPABLE_CUES.finditer("".join(masked))]
+    cue_spans = [(m.start(), m.end()) for m in STRIPPABLE_CUES.finditer(masked)]
     if decision.intent == "comparison":
         # an imperative "Compare ..." only says what to do with the periods
         cue_spans += [(m.start(), m.end()) for m in _COMPARE_VERB.finditer(text)]
