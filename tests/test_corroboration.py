@@ -1,6 +1,7 @@
 """The corroboration graph: shingles, MinHash, LSH, centrality, near-duplicate clusters, the DB step."""
 from __future__ import annotations
 
+import json
 import random
 
 import networkx as nx
@@ -10,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from trag_tui import corroboration as ev
-from trag_tui.db import connect, transaction
+from trag_tui.db import connect, get_meta, set_meta, transaction
 
 BASE = (
     "The committee heard evidence that the new rail timetable reduced delays on the northern "
@@ -155,6 +156,16 @@ def test_near_duplicates_within_a_day_cluster_without_drifting():
     assert weak[2] == 2
 
 
+def test_told_days_are_the_earliest_day_another_document_told_the_text():
+    days = [100, 105, 103, None, 90, 104]
+    docs = [1, 2, 2, 3, 4, 4]
+    i, j = np.array([0, 1, 2, 3, 4]), np.array([1, 2, 3, 5, 5])
+    # 1 retells 0 (another document, earlier); 2 shares only with 1 of its own document and
+    # with undated 3; 5 retells 3 (undated: no day) and 4 of its own document (ignored).
+    assert ev.told_days(days, docs, i, j) == [100, 100, 103, None, 90, 104]
+    assert ev.told_days([7], [1], np.array([], int), np.array([], int)) == [7]
+
+
 # -- the database step -----------------------------------------------------------------------
 
 def _make_index(path, texts_days):
@@ -199,6 +210,8 @@ def test_update_corroboration_is_incremental_and_survives_deleted_chunks(tmp_pat
     assert {k: r[3] for k, r in rows.items()} == {1: 1, 3: 1, 5: 5, 7: 7, 9: 9}
     assert all(0.0 <= r[1] <= 1.0 for r in rows.values()) and rows[1][1] == 1.0
     assert rows[9][1] == 0.0 and sum(r[2] for r in rows.values()) == pytest.approx(1.0)
+    told = dict(conn.execute("SELECT id, told_day FROM chunks WHERE searchable = 1"))
+    assert told == {1: 100, 3: 100, 5: 100, 7: 100, 9: 101}  # BASE of day 105 was told on 100
     non_searchable = conn.execute("SELECT count(*) FROM chunks WHERE searchable = 0 AND "
                                   "signature IS NOT NULL").fetchone()[0]
     assert non_searchable == 0
@@ -237,9 +250,9 @@ def test_update_corroboration_is_incremental_and_survives_deleted_chunks(tmp_pat
 
 def _graph(conn):
     edges = conn.execute("SELECT a, b, weight FROM chunk_edges ORDER BY a, b").fetchall()
-    values = conn.execute("SELECT id, centrality, pagerank, cluster_id FROM chunks "
+    values = conn.execute("SELECT id, centrality, pagerank, cluster_id, told_day FROM chunks "
                           "WHERE searchable = 1 ORDER BY id").fetchall()
-    return edges, [(i, round(c, 9), round(p, 12), k) for i, c, p, k in values]
+    return edges, [(i, round(c, 9), round(p, 12), k, t) for i, c, p, k, t in values]
 
 
 def test_incremental_runs_give_the_graph_a_full_run_gives(tmp_path):
@@ -266,6 +279,21 @@ def test_incremental_runs_give_the_graph_a_full_run_gives(tmp_path):
     full = ev.update_corroboration(whole)
     assert full["edges"] > 20 and full["clusters"] > 5
     assert _graph(stepwise) == _graph(whole)
+
+
+def test_a_graph_computed_before_told_days_were_kept_is_computed_once_more(tmp_path):
+    conn = _make_index(tmp_path / "i.db", [(BASE, 100), (BASE, 103), (OTHER, 100)])
+    ev.update_corroboration(conn)
+    with transaction(conn):  # as an older version left it: no told days, none in its state
+        conn.execute("UPDATE chunks SET told_day = NULL")
+        state = json.loads(get_meta(conn, "evidence_state"))
+        del state["retold"]
+        set_meta(conn, "evidence_state", json.dumps(state))
+    again = ev.update_corroboration(conn)
+    assert again["new_signatures"] == 0 and again["retold"] == 1
+    assert dict(conn.execute("SELECT id, told_day FROM chunks WHERE searchable = 1")) == {
+        1: 100, 3: 100, 5: 100}
+    assert ev.update_corroboration(conn)["rows_updated"] == 0
 
 
 def test_changed_threshold_rebuilds_the_edges(tmp_path):

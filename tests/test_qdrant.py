@@ -119,8 +119,12 @@ def test_push_copies_every_chunk_and_a_repush_sends_nothing(db, target):
 def test_push_sends_only_what_changed_and_deletes_removed_documents(tmp_path):
     corpus = tmp_path / "docs"
     corpus.mkdir()
+    # Texts that share no shingles: a change to one leaves the others' graph scores (told days,
+    # centrality) as they were, so only its own chunks are sent again.
+    topics = ["housing and rents", "rail timetables", "farm subsidies", "hospital waiting lists",
+              "school funding", "coastal flooding"]
     rows = [{"id": f"d{i}", "date": f"20{10 + i}-03-0{1 + i % 9}", "title": f"Debate {i}", "source": "MP",
-             "text": f"Speech number {i} about housing and rents. " * 5} for i in range(6)]
+             "text": f"Speech number {i} about {topic}. " * 5} for i, topic in enumerate(topics)]
     for i, row in enumerate(rows):
         (corpus / f"d{i}.jsonl").write_text(json.dumps(row))
     db = tmp_path / "t.db"

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import math
 
+import pytest
+
 from trag_tui.retrieval import scoring
 
 
@@ -73,6 +75,16 @@ def test_coverage_pick_leans_to_the_ends_without_dropping_their_best_match():
 def test_centrality_boost():
     out = scoring.centrality_boost([(1, 1.0), (2, 0.9)], {2: 1.0}, 0.5)
     assert out[0][0] == 2
+
+
+def test_retold_ranks_what_was_told_before_the_period_below_its_own_news():
+    ranked = [(1, 1.0), (2, 0.95), (3, 0.5), (4, 0.4)]
+    told = {1: 99, 2: 100, 3: 90, 4: None}  # 1 retold the day before, 2 new, 4 undated
+    out, factor = scoring.retold(ranked, told, start=100, factor=0.9)
+    assert [u for u, _ in out] == [2, 1, 3, 4]
+    assert factor == {1: 0.9, 2: 1.0, 3: 0.9, 4: 1.0}
+    assert dict(out)[3] == pytest.approx(0.45)
+    assert scoring.retold(ranked, told, start=90, factor=0.9)[0] == ranked  # none told before
 
 
 def test_rrf_ties_share_a_rank():

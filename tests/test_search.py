@@ -223,3 +223,36 @@ def test_a_comparison_with_the_present_reads_the_present_as_current(tmp_path):
         assert all(h.date.startswith("2019") for h in res.hits if h.group.startswith("2019"))
     finally:
         index.close()
+
+
+def test_inside_a_period_its_own_news_comes_before_what_was_told_earlier(tmp_path, monkeypatch):
+    """A photo gallery of past years, republished this week, is not this week's news: among
+    near-equals the week's own report comes first."""
+    import trag_tui.retrieval.modes as modes
+
+    gallery = ("Photos: the prime minister over the years. He arrives in Downing Street, greets "
+               "the Queen at the palace, campaigns on a bus, and wins a vote of confidence in his "
+               "leadership, as prime minister, which he later lost and resigned")
+    rows = [
+        {"id": "profile", "date": "2025-06-02", "title": "A life in pictures", "text": gallery},
+        {"id": "gallery-again", "date": "2025-11-20", "title": "The week in pictures", "text": gallery},
+        {"id": "resigns", "date": "2025-11-20", "title": "Johnson quits",
+         "text": "Boris Johnson resigned on Thursday and will leave Downing Street once his party "
+                 "has chosen a successor"},
+    ]
+    # centrality off, so that the copy's edge to June's profile does not also lift it
+    index = jsonl_index(tmp_path, rows, k=5, gamma=0.0)
+    question = "Which prime minister resigned after a vote of confidence in his leadership this week?"
+    try:
+        res = search(index, question, as_of=dt.date(2025, 11, 21))
+        assert res.mode == "hard_filter" and [h.doc_id for h in res.hits] == ["resigns", "gallery-again"]
+        assert [h.scores["retold"] for h in res.hits] == [1.0, modes.RETOLD]
+        monkeypatch.setattr(modes, "RETOLD", 1.0)  # told before or not, alike
+        res = search(index, question, as_of=dt.date(2025, 11, 21))
+        assert [h.doc_id for h in res.hits] == ["gallery-again", "resigns"]
+        # asked in June, the profile and nothing told before it
+        june = search(index, "What was in the pictures of the prime minister in June 2025?",
+                      as_of=dt.date(2025, 11, 21))
+        assert [h.doc_id for h in june.hits] == ["profile"] and june.hits[0].scores["retold"] == 1.0
+    finally:
+        index.close()

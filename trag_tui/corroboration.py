@@ -1,8 +1,9 @@
 """The corroboration graph: which passages repeat or corroborate each other, and which are copies.
 
-Retrieval boosts passages that many others agree with (`scoring.centrality_boost`) and shows one
-hit per near-duplicate cluster (`modes._collapse`). Both need chunk-to-chunk overlap for a whole
-collection, which exact comparison cannot give at 100K chunks (5·10⁹ pairs). MinHash signatures
+Retrieval boosts passages that many others agree with (`scoring.centrality_boost`), shows one
+hit per near-duplicate cluster (`modes._collapse`), and inside a period ranks a passage told
+before it below the period's own news (`scoring.retold`). All need chunk-to-chunk overlap for a
+whole collection, which exact comparison cannot give at 100K chunks (5·10⁹ pairs). MinHash signatures
 make overlap estimable from 64 numbers per chunk, and LSH banding proposes only the pairs likely
 to overlap, so the cost grows with the number of chunks, not its square.
 
@@ -306,6 +307,21 @@ def pagerank(ids: Iterable[int], edges: Iterable[tuple], damping: float = 0.85, 
     return dict(zip(listed, _pagerank(len(listed), i, j, w, damping, iters, tol).tolist()))
 
 
+def told_days(days: Sequence[int | None], documents: Sequence[int], i: np.ndarray, j: np.ndarray
+               ) -> list[int | None]:
+    """The earliest day each chunk's text was told: its own day, or the earlier day of another
+    document's chunk it shares an edge with. Edges inside one document say nothing of when its
+    text first appeared; undated chunks stay None and date no neighbour."""
+    never = np.iinfo(np.int64).max
+    day = np.array([never if d is None else d for d in days], dtype=np.int64)
+    doc = np.asarray(documents, dtype=np.int64)
+    told = day.copy()
+    across = doc[i] != doc[j]
+    np.minimum.at(told, i[across], day[j[across]])
+    np.minimum.at(told, j[across], day[i[across]])
+    return [None if d == never else int(t) for d, t in zip(day.tolist(), told.tolist())]
+
+
 def near_duplicate_clusters(items: Iterable[tuple[int, int | None, object]], pairs: Iterable[tuple],
                             near: float = NEAR_DUPLICATE, max_gap: int = 1) -> dict[int, int]:
     """chunk id -> cluster representative, for items (id, day, key) and scored pairs (a, b, jaccard).
@@ -357,8 +373,8 @@ def update_corroboration(conn: sqlite3.Connection, *, num_perm: int = 64, thresh
 
     Only chunks without a signature (or one of another length) are shingled; LSH runs over all
     signatures but only pairs touching a new chunk are verified and stored, since pairs of two
-    old chunks are already in chunk_edges. Centrality, PageRank and clusters are then recomputed
-    for every chunk (a new or deleted chunk changes its neighbours' values) and only changed rows
+    old chunks are already in chunk_edges. Centrality, PageRank, clusters and told days are then
+    recomputed for every chunk (a new or deleted chunk changes its neighbours' values) and only changed rows
     are written. Signatures and edges commit together, so a signature always implies that its
     edges are stored, and an interrupted run simply starts over. Call it outside any open
     transaction: it opens its own. progress(stage, done, total) is called as work proceeds.
@@ -394,12 +410,14 @@ def update_corroboration(conn: sqlite3.Connection, *, num_perm: int = 64, thresh
             "SELECT (SELECT count(*) FROM chunks WHERE searchable = 1 AND length(signature) = ?), "
             "(SELECT count(*) FROM chunk_edges)", (4 * num_perm,)).fetchone()
         last = json.loads(get_meta(conn, "evidence_state") or "{}")
-        if not new_ids and not rebuild and [last.get("chunks"), last.get("edges")] == list(state):
+        # A file indexed before told days were kept has its graph's scores computed once more.
+        if (not new_ids and not rebuild and [last.get("chunks"), last.get("edges")] == list(state)
+                and "retold" in last):
             stats.update(last, candidates=0, new_edges=0, rows_updated=0)
         else:
             stats.update(_recompute(conn, num_perm, threshold, set(new_ids), rebuild, progress))
             set_meta(conn, "evidence_state", json.dumps(
-                {k: stats[k] for k in ("chunks", "edges", "clusters", "clustered_chunks")}))
+                {k: stats[k] for k in ("chunks", "edges", "clusters", "clustered_chunks", "retold")}))
         set_meta(conn, "evidence_params", params)
     t3 = time.perf_counter()
     graph = stats.setdefault("seconds_graph", 0.0)
@@ -412,8 +430,9 @@ def _recompute(conn: sqlite3.Connection, num_perm: int, threshold: float, new_id
                rebuild: bool, progress: ProgressFn | None) -> dict:
     """New edges, then centrality, PageRank and clusters for all chunks (caller's transaction)."""
     rows = conn.execute(
-        "SELECT id, day, signature, centrality, pagerank, cluster_id FROM chunks "
-        "WHERE searchable = 1 AND length(signature) = ? ORDER BY id", (4 * num_perm,)).fetchall()
+        "SELECT id, day, signature, centrality, pagerank, cluster_id, document_id, told_day "
+        "FROM chunks WHERE searchable = 1 AND length(signature) = ? ORDER BY id",
+        (4 * num_perm,)).fetchall()
     ids = np.array([r[0] for r in rows], dtype=np.int64)
     sigs = np.frombuffer(b"".join(r[2] for r in rows), dtype="<u4").reshape(len(rows), num_perm)
     new = np.ones(len(ids), bool) if rebuild else np.isin(ids, list(new_ids))
@@ -432,6 +451,7 @@ def _recompute(conn: sqlite3.Connection, num_perm: int, threshold: float, new_id
     ea, eb = np.searchsorted(ids, e[:, 0]), np.searchsorted(ids, e[:, 1])
     cent = _degrees(len(ids), ea, eb)
     rank = _pagerank(len(ids), ea, eb, e[:, 2])
+    told = told_days([r[1] for r in rows], [r[6] for r in rows], ea, eb)
     # Equal signatures stand in for equal normalised text: equal text gives equal signatures,
     # and unequal texts with equal signatures have Jaccard ~1, so they would join anyway.
     strong = e[e[:, 2] >= NEAR_DUPLICATE]
@@ -440,18 +460,20 @@ def _recompute(conn: sqlite3.Connection, num_perm: int, threshold: float, new_id
         zip(strong[:, 0].astype(np.int64).tolist(), strong[:, 1].astype(np.int64).tolist(),
             strong[:, 2].tolist()))
     changed = [
-        (c, p, clusters[cid], cid)
-        for (cid, _, _, c0, p0, k0), c, p in zip(rows, cent.tolist(), rank.tolist())
+        (c, p, clusters[cid], t, cid)
+        for (cid, _, _, c0, p0, k0, _, t0), c, p, t in zip(rows, cent.tolist(), rank.tolist(), told)
         if c0 is None or p0 is None or k0 != clusters[cid] or abs(c0 - c) > 1e-12
-        or abs(p0 - p) > 1e-12
+        or abs(p0 - p) > 1e-12 or t0 != t
     ]
     conn.executemany(
-        "UPDATE chunks SET centrality = ?, pagerank = ?, cluster_id = ? WHERE id = ?", changed)
+        "UPDATE chunks SET centrality = ?, pagerank = ?, cluster_id = ?, told_day = ? WHERE id = ?",
+        changed)
     sizes = np.bincount(np.searchsorted(ids, list(clusters.values())), minlength=len(ids))
     if progress:
         progress("graph", len(ids), len(ids))
     return dict(
         chunks=len(ids), candidates=int(len(i)), new_edges=int(keep.sum()), edges=len(e),
         clusters=int((sizes > 1).sum()), clustered_chunks=int(sizes[sizes > 1].sum()),
+        retold=sum(t is not None and t < r[1] for r, t in zip(rows, told)),
         rows_updated=len(changed), seconds_graph=round(time.perf_counter() - t2, 3),
     )

@@ -37,6 +37,8 @@ def render_search(res: SearchResult, *, explain: bool = False) -> str:
             lines.append(f"    also in: {', '.join(h.also)}")
         if explain:
             s = h.scores
-            lines.append("    " + "  ".join(f"{k}={s.get(k, 0.0):.4f}" for k in
-                                            ("bm25", "dense", "fused", "decay", "centrality", "final")))
+            keys: tuple[str, ...] = ("bm25", "dense", "fused", "decay", "centrality", "final")
+            if "retold" in s:  # inside a named period: told before it (0.9) or not (1)
+                keys = (*keys[:3], "retold", *keys[3:])
+            lines.append("    " + "  ".join(f"{k}={s.get(k, 0.0):.4f}" for k in keys))
     return "\n".join(lines)

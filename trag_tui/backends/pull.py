@@ -10,8 +10,8 @@ whole documents per transaction, so a pull that stops half-way leaves a consiste
 re-run writes only what is missing: a document already in the file (same source id, same
 content hash) is never written twice.
 
-The slice keeps the collection's corroboration scores (centrality and near-duplicate clusters
-of the whole collection, not recomputed over the slice), so the file ranks its passages as the
+The slice keeps the collection's corroboration scores (centrality, told days and near-duplicate
+clusters of the whole collection, not recomputed over the slice), so the file ranks its passages as the
 cluster does. Facets are read again from the pulled documents, as indexing reads them.
 """
 from __future__ import annotations
@@ -349,8 +349,9 @@ def _write(conn, client, target, file_id, doc_ids: list[int], sel: _Selected, ou
                 "SELECT c.ordinal, c.id FROM chunks c JOIN documents o ON o.id = c.document_id "
                 "WHERE o.file_id = ? AND o.ordinal = ?", (file_id, d)))
             sel.local.update((int(p.id), ids[int(p.payload.get("ordinal", n))]) for n, p in enumerate(found))
-        conn.executemany("UPDATE chunks SET centrality = ? WHERE id = ?",
-                         [(p.payload.get("centrality"), sel.local[int(p.id)]) for _, found in extra for p in found])
+        conn.executemany("UPDATE chunks SET centrality = ?, told_day = ? WHERE id = ?",
+                         [(p.payload.get("centrality"), p.payload.get("told_day"), sel.local[int(p.id)])
+                          for _, found in extra for p in found])
         keys = {int(c) for _, found in extra for p in found if (c := p.payload.get("cluster_id")) is not None}
         conn.executemany("UPDATE chunks SET cluster_id = ? WHERE id = ?",
                          _clusters(conn, client, target, sorted(keys), sel, outside))

@@ -68,7 +68,7 @@ class PushReport:
 
 _COLUMNS = ("c.id, c.document_id, d.source_id, d.date, c.day, d.title, d.speaker, c.text, c.parent_id, "
             "c.start_char, c.end_char, c.centrality, c.cluster_id, c.searchable, c.ordinal, d.date_source, "
-            "d.meta, d.content_hash")
+            "d.meta, d.content_hash, c.told_day")
 
 
 def _rows(conn: sqlite3.Connection) -> Iterator[tuple]:
@@ -95,7 +95,7 @@ def _payload(row: tuple, facets: list[int], shard_by: str) -> dict:
     row (chunk ordinal, date source, meta, content hash), so `trag-tui pull` can write a faithful
     file from the collection alone."""
     (_, document_id, doc_id, date, day, title, speaker, text, parent_id, start, end,
-     centrality, cluster_id, searchable, ordinal, date_source, meta, content_hash) = row[:18]
+     centrality, cluster_id, searchable, ordinal, date_source, meta, content_hash, told_day) = row[:19]
     return {
         "document_id": document_id, "doc_id": doc_id, "date": date,
         "day": UNKNOWN_DAY if day is None else day, "title": title, "speaker": speaker, "text": text,
@@ -103,7 +103,7 @@ def _payload(row: tuple, facets: list[int], shard_by: str) -> dict:
         "centrality": round(float(centrality or 0.0), 9), "cluster_id": cluster_id, "facets": facets,
         "period": period_of(day, shard_by), "searchable": bool(searchable),
         "ordinal": ordinal, "date_source": date_source, "meta": json.loads(meta or "{}"),
-        "content_hash": content_hash,
+        "content_hash": content_hash, "told_day": told_day,
     }
 
 

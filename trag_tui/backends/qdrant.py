@@ -44,7 +44,7 @@ TITLE_WEIGHT = 0.5
 # a few GB of vectors (5M x 384 float32 = 7.7 GB) that one node holds in memory.
 YEAR_SHARDS_ABOVE = 5_000_000
 PAYLOAD_FIELDS = ["document_id", "doc_id", "date", "day", "title", "speaker", "text", "parent_id",
-                  "start_char", "end_char", "centrality", "cluster_id"]
+                  "start_char", "end_char", "centrality", "cluster_id", "told_day"]
 
 
 class QdrantError(TragError):
@@ -282,7 +282,8 @@ class QdrantBackend:
             out[uid] = ChunkInfo(
                 uid, p["document_id"], p["doc_id"], p.get("date"), None if day == UNKNOWN_DAY else day,
                 p.get("title", ""), p.get("speaker", ""), p.get("text", ""), p.get("parent_id"),
-                p.get("start_char", 0), p.get("end_char", 0), p.get("centrality") or 0.0, p.get("cluster_id"))
+                p.get("start_char", 0), p.get("end_char", 0), p.get("centrality") or 0.0, p.get("cluster_id"),
+                p.get("told_day"))
         return out
 
     def passage(self, chunk_id: int) -> str:

@@ -287,6 +287,7 @@ class ChunkInfo:
     end_char: int
     centrality: float
     cluster_id: int | None
+    told_day: int | None = None  # the earliest day its text was told (corroboration.told_days)
 
 
 def chunk_info(conn: sqlite3.Connection, ids: list[int]) -> dict[int, ChunkInfo]:
@@ -295,7 +296,7 @@ def chunk_info(conn: sqlite3.Connection, ids: list[int]) -> dict[int, ChunkInfo]
     for part, marks in id_batches(ids):
         for r in conn.execute(
             "SELECT c.id, d.id, d.source_id, d.date, c.day, d.title, d.speaker, c.text, "
-            "c.parent_id, c.start_char, c.end_char, coalesce(c.centrality, 0), c.cluster_id "
+            "c.parent_id, c.start_char, c.end_char, coalesce(c.centrality, 0), c.cluster_id, c.told_day "
             f"FROM chunks c JOIN documents d ON d.id = c.document_id WHERE c.id IN ({marks})",
             part,
         ):

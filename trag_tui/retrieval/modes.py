@@ -45,6 +45,10 @@ ONGOING_DELTA, ONGOING_TAU = 0.8, 14.0
 LATEST_IN_PERIOD_DELTA = 0.2
 CURRENT_CADENCES = 3.0
 RECENT_CADENCES = 2.0  # width of the current mode's second, recent pass (0: no second pass)
+# Inside a named period, a passage whose text another document told before the period began (a
+# photo gallery of past years, a backgrounder, last month's paragraphs in this week's update)
+# keeps this share of its score: the period's own news first among near-equals.
+RETOLD = 0.9
 # The current mode's recency boost goes to passages at least this share as like the question
 # as the likest (and to those whose likeness was not measured): a newer passage supersedes an
 # older one about the same thing.
@@ -248,6 +252,16 @@ def _rank(retriever: Retriever, text: str, days: DayRange, limit: int,
     return ranked, info, parts, agree
 
 
+def _rank_period(retriever: Retriever, text: str, days: DayRange, limit: int, settings: Settings
+                 ) -> tuple[scoring.Ranked, dict[int, ChunkInfo], dict[str, dict[int, float]], float]:
+    """_rank inside a named period, its own news before what was told earlier."""
+    ranked, info, parts, agree = _rank(retriever, text, days, limit, settings)
+    if days.lo is not None:
+        ranked, parts["retold"] = scoring.retold(
+            ranked, {u: i.told_day for u, i in info.items()}, days.lo, RETOLD)
+    return ranked, info, parts, agree
+
+
 def search(index: Index, question: str | Any, *, as_of: dt.date | None = None, k: int | None = None,
            mode: str | None = None, settings: Settings | None = None, halt: bool = True,
            retriever: Retriever | None = None) -> SearchResult:
@@ -323,7 +337,7 @@ def _point_in_time(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchR
             empty_reason=f"the period starts after the as-of date {tq.as_of.isoformat()}",
             nearest=nearest_periods(r, tq, k))
     days = _as_of_range(start, end, tq.as_of, undated=False)
-    ranked, info, parts, agree = _rank(r, tq.semantic_query, days, s.candidates, s)
+    ranked, info, parts, agree = _rank_period(r, tq.semantic_query, days, s.candidates, s)
     from ..temporal.question import soft_edge
 
     margin = soft_edge(tq)
@@ -441,7 +455,7 @@ def _comparison(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchResu
             part = replace(part, hits=[replace(h, group=label) for h in part.hits])
         else:
             days = _as_of_range(start, end, tq.as_of, undated=False)
-            ranked, info, parts, agree = _rank(r, tq.semantic_query, days, s.candidates, s)
+            ranked, info, parts, agree = _rank_period(r, tq.semantic_query, days, s.candidates, s)
             part = _finish(tq, "comparison", ranked, info, parts, agree, per, halt,
                            {u: label for u, _ in ranked})
         confidences.append(part.confidence)

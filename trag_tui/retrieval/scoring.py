@@ -201,6 +201,16 @@ def centrality_boost(ranked: Ranked, centrality: Mapping[int, float], gamma: flo
     )
 
 
+def retold(ranked: Ranked, told: Mapping[int, int | None], start: int, factor: float
+           ) -> tuple[Ranked, dict[int, float]]:
+    """Passages whose text was told before the period began (`told` days) keep `factor` of their
+    score: inside a period, its own news first among near-equals. Returns the re-ranked list and
+    each passage's factor."""
+    factors = {uid: factor if (t := told.get(uid)) is not None and t < start else 1.0
+               for uid, _ in ranked}
+    return sorted(((uid, s * factors[uid]) for uid, s in ranked), key=lambda x: (-x[1], x[0])), factors
+
+
 def agreement(a: Sequence[int], b: Sequence[int], depth: int = 5) -> float:
     """Share of the top `depth` of one list found in the top `depth` of the other."""
     top_a, top_b = set(a[:depth]), set(b[:depth])

@@ -20,7 +20,7 @@ from textual.widgets.option_list import Option
 
 from .passage import PassageView, markdown_text
 
-SCORE_KEYS = ("bm25", "dense", "fused", "decay", "centrality", "final")
+SCORE_KEYS = ("bm25", "dense", "fused", "retold", "decay", "centrality", "final")
 
 
 @dataclass
