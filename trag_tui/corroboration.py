@@ -428,7 +428,8 @@ def update_corroboration(conn: sqlite3.Connection, *, num_perm: int = 64, thresh
 
 def _recompute(conn: sqlite3.Connection, num_perm: int, threshold: float, new_ids: set[int],
                rebuild: bool, progress: ProgressFn | None) -> dict:
-    """New edges, then centrality, PageRank and clusters for all chunks (caller's transaction)."""
+    """New edges, then centrality, PageRank, clusters and told days for all chunks (caller's
+    transaction)."""
     rows = conn.execute(
         "SELECT id, day, signature, centrality, pagerank, cluster_id, document_id, told_day "
         "FROM chunks WHERE searchable = 1 AND length(signature) = ? ORDER BY id",

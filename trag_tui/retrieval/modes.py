@@ -354,6 +354,8 @@ def _point_in_time(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchR
         info.update(extra_info)
         for name, values in extra_parts.items():
             parts[name] = {**values, **parts[name]}
+        # those hits are all below the period's own, so none is told "before" it as well
+        parts["retold"] = {**{u: 1.0 for u, _ in extra}, **parts["retold"]}
     res = _finish(tq, "hard_filter", ranked, info, parts, agree, k, halt)
     if not res.hits:
         searched = period_label(start, min(end, tq.as_of) if end else tq.as_of)
