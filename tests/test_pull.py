@@ -102,10 +102,10 @@ def _open(db, **changes):
 
 def _documents(idx, where: str = "1", args: tuple = ()) -> dict[tuple[str, str], list[tuple]]:
     """Each document (source id, content hash) with its chunks as the file holds them: ordinal,
-    searchable, text, offsets, the parent's ordinal, centrality, and the vector."""
+    searchable, text, offsets, the parent's ordinal, told day, centrality, and the vector."""
     rows = idx.conn.execute(
         "SELECT d.source_id, d.content_hash, c.ordinal, c.searchable, c.text, c.start_char, c.end_char, "
-        "p.ordinal, coalesce(c.centrality, 0), v.embedding FROM chunks c JOIN documents d ON d.id = c.document_id "
+        "p.ordinal, c.told_day, coalesce(c.centrality, 0), v.embedding FROM chunks c JOIN documents d ON d.id = c.document_id "
         "LEFT JOIN chunks p ON p.id = c.parent_id LEFT JOIN chunk_vectors v ON v.chunk_id = c.id "
         f"WHERE {where} ORDER BY d.source_id, d.content_hash, c.ordinal", args).fetchall()
     out: dict[tuple[str, str], list[tuple]] = {}
