@@ -354,7 +354,7 @@ def _point_in_time(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchR
         info.update(extra_info)
         for name, values in extra_parts.items():
             parts[name] = {**values, **parts[name]}
-        # those hits are all below the period's own, so none is told "before" it as well
+        # hits from before the period rank below all of its own: no told factor applies to them
         parts["retold"] = {**{u: 1.0 for u, _ in extra}, **parts["retold"]}
     res = _finish(tq, "hard_filter", ranked, info, parts, agree, k, halt)
     if not res.hits:
