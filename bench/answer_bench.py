@@ -31,10 +31,10 @@ sys.path.insert(0, str(REPO))
 
 from trag_tui.answer import Done, Retrieved, ask  # noqa: E402
 from trag_tui.context import ANSWER_SYSTEM_PROMPT as SYSTEM_PROMPT  # noqa: E402
-from trag_tui.generation import load_generator  # noqa: E402
-from trag_tui.index import open_index  # noqa: E402
 from trag_tui.indexer import Indexer  # noqa: E402
+from trag_tui.models.generation import load_generator  # noqa: E402
 from trag_tui.settings import Settings  # noqa: E402
+from trag_tui.storage.index import open_index  # noqa: E402
 
 AS_OF = dt.date(2025, 11, 22)
 QUESTIONS = [  # one per mode, from sample_corpus/questions.jsonl

@@ -46,12 +46,12 @@ sys.path.insert(0, str(REPO))
 
 from trag_tui.answer import CitationFilter, Done, answer  # noqa: E402
 from trag_tui.context import STOP, build_context, fetch_quotes  # noqa: E402
-from trag_tui.generation import count_messages, load_generator  # noqa: E402
 from trag_tui.grounding import names, quantities  # noqa: E402
-from trag_tui.index import open_index  # noqa: E402
-from trag_tui.labels import day_label  # noqa: E402
+from trag_tui.models.generation import count_messages, load_generator  # noqa: E402
 from trag_tui.retrieval.modes import Retriever, search  # noqa: E402
 from trag_tui.settings import Settings  # noqa: E402
+from trag_tui.storage.index import open_index  # noqa: E402
+from trag_tui.text.labels import day_label  # noqa: E402
 
 SHARED = REPO.parent / "shared" / "corpora"
 QUESTIONS = {

@@ -48,8 +48,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     sys.path.insert(0, str(REPO))
     from trag_tui.evaluation import evaluate, load_qa
-    from trag_tui.index import open_index
     from trag_tui.settings import Settings
+    from trag_tui.storage.index import open_index
 
     out: dict[str, dict] = {}
     for db, qa, categories in args.sets:

@@ -22,7 +22,8 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from trag_tui import corroboration as evidence  # noqa: E402
-from trag_tui.db import connect, transaction  # noqa: E402
+from trag_tui.storage.db import transaction  # noqa: E402
+from trag_tui.storage.file import connect  # noqa: E402
 
 TARGET_SECONDS = 120
 VOCAB = 30_000

@@ -25,13 +25,13 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from trag_tui.db import connect  # noqa: E402
-from trag_tui.documents import IngestError  # noqa: E402
-from trag_tui.embedding import HashEmbedder  # noqa: E402
+from trag_tui.errors import IngestError  # noqa: E402
 from trag_tui.indexer import Indexer  # noqa: E402
 from trag_tui.ingest import DEFAULT_MAX_BYTES, read_file  # noqa: E402
 from trag_tui.ingest.crec import normalise_label  # noqa: E402
+from trag_tui.models.embedding import HashEmbedder  # noqa: E402
 from trag_tui.settings import Settings  # noqa: E402
+from trag_tui.storage.file import connect  # noqa: E402
 
 CORPUS = REPO.parent / "shared" / "corpora" / "us_congress"
 PREFIX = 50

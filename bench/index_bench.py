@@ -17,11 +17,11 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from trag_tui.chunking import chunk_text  # noqa: E402
-from trag_tui.db import connect  # noqa: E402
-from trag_tui.embedding import load_embedder  # noqa: E402
 from trag_tui.indexer import Indexer  # noqa: E402
+from trag_tui.models.embedding import load_embedder  # noqa: E402
 from trag_tui.settings import Settings  # noqa: E402
-from trag_tui.store import embed_text  # noqa: E402
+from trag_tui.storage.file import connect  # noqa: E402
+from trag_tui.storage.store import embed_text  # noqa: E402
 
 CORPUS = REPO.parent / "shared" / "corpora" / "beige_book" / "docs.jsonl"
 

@@ -26,14 +26,14 @@ sys.path.insert(0, str(REPO / "bench"))
 
 from index_bench import CORPUS, pick_reports  # noqa: E402
 
-from trag_tui.backends.push import push  # noqa: E402
-from trag_tui.backends.qdrant import QdrantBackend, Target, document_terms, parse_target  # noqa: E402
 from trag_tui.evaluation import load_qa  # noqa: E402
 from trag_tui.facets import Stemmer  # noqa: E402
-from trag_tui.index import open_index  # noqa: E402
 from trag_tui.indexer import Indexer  # noqa: E402
+from trag_tui.retrieval.backends.push import push  # noqa: E402
+from trag_tui.retrieval.backends.qdrant import QdrantBackend, Target, document_terms, parse_target  # noqa: E402
 from trag_tui.retrieval.modes import Retriever, search  # noqa: E402
 from trag_tui.settings import Settings  # noqa: E402
+from trag_tui.storage.index import open_index  # noqa: E402
 
 QUESTIONS = REPO / "bench" / "beige_book_questions.jsonl"
 

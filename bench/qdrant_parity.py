@@ -20,13 +20,13 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from trag_tui.backends.push import push  # noqa: E402
-from trag_tui.backends.qdrant import QdrantBackend, Target  # noqa: E402
 from trag_tui.evaluation import evaluate, load_qa  # noqa: E402
-from trag_tui.index import open_index  # noqa: E402
 from trag_tui.indexer import Indexer  # noqa: E402
+from trag_tui.retrieval.backends.push import push  # noqa: E402
+from trag_tui.retrieval.backends.qdrant import QdrantBackend, Target  # noqa: E402
 from trag_tui.retrieval.candidates import Vocabulary  # noqa: E402
 from trag_tui.settings import Settings  # noqa: E402
+from trag_tui.storage.index import open_index  # noqa: E402
 
 CORPORA = REPO.parent / "shared" / "corpora"
 SETS = {

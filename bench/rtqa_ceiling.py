@@ -90,9 +90,9 @@ def main(argv: list[str] | None = None) -> int:
             sys.exit(f"missing: {path}")
     sys.path.insert(0, str(REPO))
     from trag_tui.evaluation import load_qa
-    from trag_tui.index import open_index
     from trag_tui.retrieval import candidates
     from trag_tui.settings import Settings
+    from trag_tui.storage.index import open_index
 
     index = open_index(args.db, Settings(db=args.db))
     qas = [q for q in load_qa(args.qa) if q.evidence_ids]

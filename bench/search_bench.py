@@ -29,7 +29,7 @@ COLD_TRAG = """
 import sys, time, datetime as dt
 t0 = time.perf_counter()
 sys.path.insert(0, {repo!r})
-from trag_tui.index import open_index
+from trag_tui.storage.index import open_index
 from trag_tui.retrieval.modes import search
 from trag_tui.settings import Settings
 s = Settings(db={db!r}, embedder="hash")
@@ -44,8 +44,8 @@ t0 = time.perf_counter()
 sys.path.insert(0, {repo!r})
 import numpy as np
 from rank_bm25 import BM25Okapi
-from trag_tui.db import connect
-from trag_tui.embedding import HashEmbedder
+from trag_tui.storage.file import connect
+from trag_tui.models.embedding import HashEmbedder
 conn = connect({db!r})
 texts = [r[0] for r in conn.execute("SELECT text FROM chunks WHERE searchable = 1")]
 tok = lambda t: re.findall(r"\\w+", t.lower())
@@ -61,10 +61,10 @@ print(time.perf_counter() - t0, len(top))
 
 
 def build(db: Path) -> dict:
-    from trag_tui.db import connect
-    from trag_tui.embedding import HashEmbedder
     from trag_tui.indexer import Indexer
+    from trag_tui.models.embedding import HashEmbedder
     from trag_tui.settings import Settings
+    from trag_tui.storage.file import connect
 
     paths = [SHARED / "corpora" / c / "docs.jsonl" for c in CORPORA]
     paths.append(SHARED / "corpora" / "uk_hansard" / "raw")
@@ -104,9 +104,9 @@ def main() -> None:
     tmp = tempfile.TemporaryDirectory()
     db = args.db or Path(tmp.name) / "bench.db"
     built = build(db) if not db.exists() else {"index_seconds": None, "documents": None}
-    from trag_tui.index import open_index
     from trag_tui.retrieval.modes import Retriever, search
     from trag_tui.settings import Settings
+    from trag_tui.storage.index import open_index
 
     s = Settings(db=db, embedder="hash")
     idx = open_index(db, s)
@@ -136,7 +136,7 @@ def main() -> None:
     # The hash embedder costs nothing; what the real model adds per question, measured here too.
     minilm = {}
     try:
-        from trag_tui.embedding import load_embedder
+        from trag_tui.models.embedding import load_embedder
 
         model = load_embedder(None)
         model.encode([qs[0][0]])

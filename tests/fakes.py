@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from trag_tui.generation import estimate_tokens
+from trag_tui.models.generation import estimate_tokens
 
 
 class ScriptedGenerator:
@@ -80,9 +80,9 @@ def register_echo(register) -> None:
 def jsonl_index(folder: Path, rows: list[dict], *, name: str = "t.db", **knobs: Any):
     """A real index file of JSONL documents with the hash embedder: the one way tests build
     their small corpora (`knobs` are Settings fields)."""
-    from trag_tui.index import open_index
     from trag_tui.indexer import Indexer
     from trag_tui.settings import Settings
+    from trag_tui.storage.index import open_index
 
     (folder / "docs.jsonl").write_text("\n".join(json.dumps(r) for r in rows))
     settings = Settings(db=folder / name, embedder="hash", **knobs)

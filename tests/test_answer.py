@@ -45,11 +45,12 @@ from trag_tui.context import (
     prompt_text,
     window,
 )
+from trag_tui.errors import GenerationError
 from trag_tui.extractive import rank
-from trag_tui.generation import GenerationError, estimate_tokens
+from trag_tui.models.generation import estimate_tokens
 from trag_tui.retrieval.modes import Hit, SearchResult
-from trag_tui.sentences import quotable, runs
 from trag_tui.settings import Settings
+from trag_tui.text.sentences import quotable, runs
 
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("TRAG_TUI_UPDATE_GOLDEN") == "1"

@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from trag_tui import corroboration as ev
-from trag_tui.db import connect, get_meta, set_meta, transaction
+from trag_tui.storage.db import get_meta, set_meta, transaction
+from trag_tui.storage.file import connect
 
 BASE = (
     "The committee heard evidence that the new rail timetable reduced delays on the northern "

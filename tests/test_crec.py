@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import SAMPLE_CORPUS
-from trag_tui.db import connect
-from trag_tui.documents import IngestError
-from trag_tui.embedding import HashEmbedder
+from trag_tui.errors import IngestError
 from trag_tui.indexer import Indexer
 from trag_tui.ingest import DEFAULT_MAX_BYTES, FileRead, discover, read_file
 from trag_tui.ingest.crec import _LABEL, parse_granule, read_zip
+from trag_tui.models.embedding import HashEmbedder
 from trag_tui.settings import Settings
+from trag_tui.storage.file import connect
 
 CREC = SAMPLE_CORPUS / "crec"
 DAY_1997 = CREC / "CREC-1997-01-28"

@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from trag_tui.db import IndexFileError, connect, migrations, sqlite3
+from trag_tui.errors import IndexFileError
+from trag_tui.storage.db import migrations, sqlite3
+from trag_tui.storage.file import connect
 
 
 def test_fresh_file_gets_every_migration(tmp_path):
@@ -58,7 +60,7 @@ def test_missing_file_without_create(tmp_path):
 
 
 def test_failed_migration_rolls_back(tmp_path, monkeypatch):
-    from trag_tui import db
+    from trag_tui.storage import db
 
     bad = db.Migration("0999_broken.sql", "CREATE TABLE ok_then (x);\nTHIS IS NOT SQL;")
     monkeypatch.setattr(db, "migrations", lambda: [*migrations(), bad])

@@ -7,7 +7,8 @@ from click.testing import CliRunner
 
 from tests.conftest import SAMPLE_CORPUS
 from trag_tui.cli import cli
-from trag_tui.embedding import EmbedderError, load_embedder, resolve_device
+from trag_tui.errors import EmbedderError
+from trag_tui.models.embedding import load_embedder, resolve_device
 from trag_tui.settings import Settings
 
 

@@ -7,7 +7,6 @@ from dataclasses import replace
 import pytest
 
 from trag_tui.context import Source
-from trag_tui.embedding import HashEmbedder
 from trag_tui.extractive import (
     HEADLINE,
     JOIN,
@@ -32,6 +31,7 @@ from trag_tui.extractive import (
     succession,
     unmentioned,
 )
+from trag_tui.models.embedding import HashEmbedder
 
 
 @pytest.mark.parametrize("question,kind", [

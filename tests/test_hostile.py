@@ -21,10 +21,12 @@ from click.testing import CliRunner
 
 from trag_tui.chunking import MAX_WORD_CHARS, chunk_text
 from trag_tui.cli import cli
-from trag_tui.db import IndexFileError, connect, sqlite3, writer_lock
-from trag_tui.embedding import HashEmbedder
+from trag_tui.errors import IndexFileError
 from trag_tui.indexer import Indexer
+from trag_tui.models.embedding import HashEmbedder
 from trag_tui.settings import Settings
+from trag_tui.storage.db import sqlite3, writer_lock
+from trag_tui.storage.file import connect
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -426,7 +428,7 @@ def test_escapes_in_titles_and_file_names_are_printed_escaped(tmp_path):
 
 
 def test_safe_text_escapes_controls_and_keeps_json_valid():
-    from trag_tui.safe_text import safe, safe_json, safe_line
+    from trag_tui.text.safe import safe, safe_json, safe_line
 
     assert safe("a\x1b[2Jb\nc\td") == "a\\x1b[2Jb\nc\td"
     assert safe_line("a\nb\tc\u2028") == "a\\nb\\tc\\u2028"
@@ -497,7 +499,7 @@ def test_ci_fails_when_no_test_ran_and_runs_the_readme_command():
 
 def test_verification_follows_the_shipped_migrations(tmp_path, monkeypatch):
     """A migration added later (a new table, say) is verified without listing it anywhere."""
-    from trag_tui import db as db_module
+    from trag_tui.storage import db as db_module
 
     shipped = db_module.migrations()
     extra = db_module.Migration("0999_later.sql", "CREATE TABLE later_step (doc_id INTEGER, who TEXT);\n"

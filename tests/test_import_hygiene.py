@@ -14,10 +14,10 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 CORE = [
-    "trag_tui", "trag_tui.cli", "trag_tui.settings", "trag_tui.db", "trag_tui.index",
+    "trag_tui", "trag_tui.cli", "trag_tui.settings", "trag_tui.storage.db", "trag_tui.storage.index",
     "trag_tui.indexer", "trag_tui.stats", "trag_tui.render", "trag_tui.temporal.question",
     "trag_tui.temporal.rules", "trag_tui.retrieval.modes", "trag_tui.answer", "trag_tui.context",
-    "trag_tui.generation", "trag_tui.evaluation",
+    "trag_tui.models.generation", "trag_tui.evaluation",
     # the app's own logic that needs no terminal
     "trag_tui.tui.overrides", "trag_tui.tui.history", "trag_tui.tui.engine",
     "trag_tui.tui.answer_text",
@@ -67,7 +67,7 @@ def test_a_real_ask_does_not_import_textual(tmp_path):
         import sys
         from pathlib import Path
         from trag_tui.cli import cli
-        from trag_tui.index import open_index
+        from trag_tui.storage.index import open_index
         from trag_tui.indexer import Indexer
         from trag_tui.settings import Settings
 

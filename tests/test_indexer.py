@@ -11,10 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from trag_tui.db import connect, sqlite3
-from trag_tui.embedding import HashEmbedder
 from trag_tui.indexer import Indexer
+from trag_tui.models.embedding import HashEmbedder
 from trag_tui.settings import Settings
+from trag_tui.storage.db import sqlite3
+from trag_tui.storage.file import connect
 
 
 def _jsonl(path: Path, n: int, start: int = 0, year: int = 2020) -> Path:
@@ -145,7 +146,7 @@ def test_default_date_applies_to_undated(tmp_path):
 
 
 def test_other_embedder_is_refused(tmp_path):
-    from trag_tui.embedding import EmbedderError
+    from trag_tui.errors import EmbedderError
 
     db = tmp_path / "i.db"
     (tmp_path / "a.md").write_text("---\ndate: 2020-01-01\n---\ntext")

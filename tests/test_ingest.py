@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from trag_tui.documents import IngestError
+from trag_tui.errors import IngestError
 from trag_tui.ingest import FileRead, discover, read_file
 
 D = dt.date

@@ -10,11 +10,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from trag_tui import model_files
 from trag_tui.cli import cli
-from trag_tui.generation import GenerationError, model_path
-from trag_tui.gguf import FILE_TYPES, quantization_from_name, read_metadata
-from trag_tui.model_files import (
+from trag_tui.errors import GenerationError
+from trag_tui.models import files as model_files
+from trag_tui.models.files import (
     BUNDLED_NAME,
     default_places,
     find_models,
@@ -22,6 +21,8 @@ from trag_tui.model_files import (
     resolve,
     select,
 )
+from trag_tui.models.generation import model_path
+from trag_tui.models.gguf import FILE_TYPES, quantization_from_name, read_metadata
 from trag_tui.settings import Settings
 
 Q4_K_M, Q8_0, Q6_K, F16 = 15, 7, 18, 1
@@ -498,7 +499,8 @@ def test_ask_with_an_unknown_model_name_is_one_clear_line(home, tmp_path, monkey
 @pytest.mark.real_models
 def test_a_real_model_pulled_into_ollama_is_loaded_by_name(home):
     """The bundled SmolLM2, stored as `ollama pull` stores it, answers under its Ollama name."""
-    from trag_tui.generation import bundled_model_path, load_generator
+    from trag_tui.models.files import bundled_model_path
+    from trag_tui.models.generation import load_generator
 
     data = bundled_model_path().read_bytes()
     blob = ollama_pull(home / ".ollama" / "models", "smollm2:135m", data)

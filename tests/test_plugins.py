@@ -8,10 +8,10 @@ import pytest
 from click.testing import CliRunner
 
 from tests.fakes import ScriptedGenerator
-from trag_tui import plugins
 from trag_tui.cli import cli
-from trag_tui.embedding import HashEmbedder, embedder_name, load_embedder
-from trag_tui.generation import load_generator
+from trag_tui.models import registry as plugins
+from trag_tui.models.embedding import HashEmbedder, embedder_name, load_embedder
+from trag_tui.models.generation import load_generator
 from trag_tui.settings import Settings
 
 

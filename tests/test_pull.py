@@ -24,16 +24,17 @@ from qdrant_client import QdrantClient
 
 from tests.conftest import SAMPLE_CORPUS
 from trag_tui.answer import Done, ask
-from trag_tui.backends.pull import PullError, Slice, facet_ids, pull, slice_of
-from trag_tui.backends.push import push
-from trag_tui.backends.qdrant import FACETS_KEY, Target, parse_target
 from trag_tui.cli import cli
 from trag_tui.doctor import examine
-from trag_tui.index import open_index
+from trag_tui.errors import PullError
 from trag_tui.indexer import Indexer
+from trag_tui.retrieval.backends.pull import Slice, facet_ids, pull, slice_of
+from trag_tui.retrieval.backends.push import push
+from trag_tui.retrieval.backends.qdrant import FACETS_KEY, Target, parse_target
 from trag_tui.retrieval.modes import search
 from trag_tui.settings import Settings
-from trag_tui.store import to_day
+from trag_tui.storage.index import open_index
+from trag_tui.storage.store import to_day
 
 AS_OF = dt.date(2025, 11, 22)
 SERVER = os.environ.get("QDRANT_URL")

@@ -20,26 +20,26 @@ from click.testing import CliRunner
 from qdrant_client import QdrantClient, models
 
 from tests.conftest import SAMPLE_CORPUS
-from trag_tui.backends import Backend
-from trag_tui.backends.push import push
-from trag_tui.backends.qdrant import (
+from trag_tui.cli import cli
+from trag_tui.errors import QdrantError
+from trag_tui.evaluation import evaluate, load_qa
+from trag_tui.indexer import Indexer
+from trag_tui.retrieval.backends import Backend, backend_of
+from trag_tui.retrieval.backends.push import push
+from trag_tui.retrieval.backends.qdrant import (
     QdrantBackend,
-    QdrantError,
     Target,
     choose_shard_by,
     parse_target,
     period_of,
     periods_in,
 )
-from trag_tui.backends.sqlite import SQLiteBackend
-from trag_tui.cli import cli
-from trag_tui.evaluation import evaluate, load_qa
-from trag_tui.index import open_index
-from trag_tui.indexer import Indexer
+from trag_tui.retrieval.backends.sqlite import SQLiteBackend
 from trag_tui.retrieval.candidates import DayRange
 from trag_tui.retrieval.modes import search
 from trag_tui.settings import Settings
-from trag_tui.store import to_day
+from trag_tui.storage.index import open_index
+from trag_tui.storage.store import to_day
 
 AS_OF = dt.date(2025, 11, 22)
 SERVER = os.environ.get("QDRANT_URL")
@@ -189,7 +189,7 @@ def test_the_engine_gives_the_same_answers_over_qdrant(db, target):
     on_file = evaluate(idx, qas, k=5)
     idx.close()
     idx = _open(db, backend=target)
-    assert isinstance(idx.backend, QdrantBackend)
+    assert isinstance(backend_of(idx), QdrantBackend)
     on_qdrant = evaluate(idx, qas, k=5)
     for report in (on_file, on_qdrant):
         assert report["engine"]["leak_rate"] == 0.0
@@ -209,7 +209,7 @@ def test_both_backends_satisfy_the_seam_and_agree_on_chunks(db):
     idx = _open(db)
     client = QdrantClient(":memory:")
     push(idx, Target(collection="trag"), client=client)
-    lite = idx.backend
+    lite = backend_of(idx)
     assert isinstance(lite, SQLiteBackend) and isinstance(lite, Backend)
     remote = QdrantBackend(Target(collection="trag"), client=client, embedder=idx.meta("embedder"))
     assert isinstance(remote, Backend)

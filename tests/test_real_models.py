@@ -14,10 +14,10 @@ from trag_tui.answer import Done, Token, ask
 from trag_tui.context import Source
 from trag_tui.evaluation import evaluate, load_qa
 from trag_tui.extractive import HEADLINE, rank
-from trag_tui.index import open_index
 from trag_tui.indexer import Indexer
 from trag_tui.retrieval.modes import search
 from trag_tui.settings import Settings
+from trag_tui.storage.index import open_index
 
 pytestmark = pytest.mark.real_models
 AS_OF = dt.date(2025, 11, 22)

@@ -7,10 +7,10 @@ import json
 import pytest
 
 from tests.fakes import jsonl_index
-from trag_tui.index import open_index
 from trag_tui.indexer import Indexer
 from trag_tui.retrieval.modes import search
 from trag_tui.settings import Settings
+from trag_tui.storage.index import open_index
 
 AS_OF = dt.date(2025, 11, 22)
 TOPICS = {

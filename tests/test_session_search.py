@@ -13,7 +13,7 @@ from trag_tui.indexer import Indexer
 from trag_tui.retrieval import candidates as cand
 from trag_tui.retrieval.candidates import DayRange, DenseMatrix, Vocabulary
 from trag_tui.retrieval.modes import Retriever, search
-from trag_tui.store import to_day
+from trag_tui.storage.store import to_day
 
 WORDS = ("inflation prices wages energy oil housing rents budget defence army navy schools "
          "hospitals nurses farmers harvest rail roads bridges ports fishing tariffs").split() + [

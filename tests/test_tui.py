@@ -23,9 +23,9 @@ from textual.widgets import Input, Markdown, OptionList, ProgressBar  # noqa: E4
 from textual.worker import Worker, WorkerState  # noqa: E402
 
 from tests.fakes import ScriptedGenerator  # noqa: E402
-from trag_tui.index import open_index  # noqa: E402
 from trag_tui.indexer import Indexer  # noqa: E402
 from trag_tui.settings import Settings, user_dir  # noqa: E402
+from trag_tui.storage.index import open_index  # noqa: E402
 from trag_tui.tui import app as app_module  # noqa: E402
 from trag_tui.tui.app import TragApp  # noqa: E402
 from trag_tui.tui.history import ASKED, History, Turn  # noqa: E402
@@ -772,7 +772,7 @@ async def test_quitting_mid_answer_keeps_the_question_and_the_text_so_far(built)
 async def test_a_failing_stopped_answer_does_not_end_the_next_one(built, failure):
     """The stale-worker case: answer 1 is stopped, its thread fails later, answer 2 survives;
     and an unexpected failure of the answer being written does end that one, as a notice."""
-    from trag_tui.generation import GenerationError
+    from trag_tui.errors import GenerationError
 
     release_first = threading.Event()
     first_done = threading.Event()

@@ -12,7 +12,7 @@ __all__ = ["open_index", "parse", "search", "ask", "Settings"]
 
 def __getattr__(name: str) -> Any:
     if name == "open_index":
-        from .index import open_index
+        from .storage.index import open_index
         return open_index
     if name == "parse":
         from .temporal.question import parse

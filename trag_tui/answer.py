@@ -31,8 +31,9 @@ from .context import (
     query_periods,
     sentence_messages,
 )
-from .generation import GenerationError, Generator, count_messages, load_generator
+from .errors import GenerationError
 from .grounding import Claim, Dropped, Gate, source_facts
+from .models.generation import Generator, count_messages, load_generator
 from .settings import Settings
 
 EVIDENCE_LINES = 4

@@ -16,8 +16,8 @@ import click
 
 from . import params
 from .errors import TragError
-from .safe_text import clean_question, safe, safe_json, safe_line
 from .settings import Settings
+from .text.safe import clean_question, safe, safe_json, safe_line
 
 
 def _settings(ctx: click.Context, **overrides) -> Settings:
@@ -84,7 +84,7 @@ def _echo_json(data, **kw) -> None:
 
 
 def _open(settings: Settings, *, create: bool = False):
-    from .index import open_index
+    from .storage.index import open_index
 
     idx = open_index(settings.db, settings, create=create)
     if idx.readonly:
@@ -97,7 +97,7 @@ class _Group(click.Group):
     """Turns the library's errors for the user into one printable line, for every command."""
 
     def invoke(self, ctx: click.Context):
-        from .db import io_failure, sqlite3
+        from .storage.db import io_failure, sqlite3
 
         try:
             return super().invoke(ctx)
@@ -121,7 +121,7 @@ class _Group(click.Group):
                 raise
             raise click.ClickException(f"{what}: {safe_line(str(exc))}") from None
         except Exception as exc:  # a Qdrant server that is unreachable or refuses
-            from .backends.qdrant import failure
+            from .retrieval.backends.qdrant import failure
 
             what = failure(exc)
             if what is None:
@@ -503,9 +503,9 @@ def _chunk_bar(show: bool):
 @click.pass_context
 def push(ctx, to, shard_by, batch, as_json):
     """Copy the index to a Qdrant collection: vectors as stored, only what changed since the last push."""
-    from .backends.push import push as push_index
-    from .backends.qdrant import parse_target
-    from .index import open_index
+    from .retrieval.backends.push import push as push_index
+    from .retrieval.backends.qdrant import parse_target
+    from .storage.index import open_index
 
     settings = _settings(ctx)
     target = parse_target(to)
@@ -548,10 +548,10 @@ def push(ctx, to, shard_by, batch, as_json):
 @click.pass_context
 def pull(ctx, source, period, since, until, facets, batch, as_json):
     """Write a slice of a Qdrant collection (a period, speakers, sources) into the index file, vectors as pushed."""
-    from .backends.pull import pull as pull_slice
-    from .backends.pull import slice_of
-    from .backends.qdrant import parse_target
-    from .index import open_index
+    from .retrieval.backends.pull import pull as pull_slice
+    from .retrieval.backends.pull import slice_of
+    from .retrieval.backends.qdrant import parse_target
+    from .storage.index import open_index
 
     settings = _settings(ctx)
     what = slice_of(period, _date(since), _date(until), tuple(facets))
@@ -649,8 +649,9 @@ def tui(ctx):
 @click.pass_context
 def models(ctx, as_json):
     """GGUF models already on this machine (Ollama, LM Studio, Hugging Face, llm-gguf), for --model."""
-    from .generation import GenerationError, model_path
-    from .model_files import default_places, find_models, human_size
+    from .errors import GenerationError
+    from .models.files import default_places, find_models, human_size
+    from .models.generation import model_path
 
     settings: Settings = ctx.obj["settings"]
     places = default_places(settings.model_dir)
@@ -679,7 +680,7 @@ def models(ctx, as_json):
 @click.option("--json", "as_json", is_flag=True, help="Print the list as JSON.")
 def plugins(as_json):
     """Embedders and generators: the built-ins and those installed packages register."""
-    from .plugins import embedders, generators
+    from .models.registry import embedders, generators
 
     registries = (("embedder", embedders()), ("generator", generators()))
     rows = [{"kind": kind, "name": p.name, "provider": p.provider}

@@ -16,10 +16,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from . import sentences
-from .generation import MESSAGE_OVERHEAD, GenerationError, estimate_tokens
-from .labels import MONTHS, day_label, month_label, period_label  # noqa: F401 (re-exported)
+from .errors import GenerationError
+from .models.generation import MESSAGE_OVERHEAD, estimate_tokens
 from .temporal.calendar import iso_day
+from .text import sentences
+from .text.labels import MONTHS, day_label, month_label, period_label  # noqa: F401 (re-exported)
 
 SYSTEM_PROMPT = (
     "You answer questions about dated documents using only the numbered sources in the "

@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from .db import get_meta, set_meta, sqlite3, transaction
+from .storage.db import get_meta, set_meta, sqlite3, transaction
 
 PRIME = 4294967291  # 2**32 - 5: a·x + b stays below 2**64 for 32-bit a, b, x, so uint64 never wraps
 # Every slot of a text without words. No real slot can hold it (hashes are < PRIME), so

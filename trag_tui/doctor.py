@@ -13,8 +13,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote
 
-from .db import APPLICATION_ID, IndexFileError, _prepare, connect, id_batches, sqlite3, transaction
-from .schema import entries, meta_problems, problems
+from .errors import IndexFileError
+from .storage.db import APPLICATION_ID, id_batches, prepare, sqlite3, transaction
+from .storage.file import connect
+from .storage.schema import entries, meta_problems, problems
 
 
 @dataclass
@@ -40,7 +42,7 @@ def _open_untrusted(path: Path) -> sqlite3.Connection:
         conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
     except sqlite3.OperationalError:
         conn = sqlite3.connect(uri + "?immutable=1", uri=True, isolation_level=None)
-    _prepare(conn, readonly=True)
+    prepare(conn, readonly=True)
     return conn
 
 
@@ -100,7 +102,7 @@ def clean_copy(src: Path, dest: Path) -> CopyReport:
     without a vector are removed and their files marked for reading again, so the next
     `trag-tui index` with the same embedder restores them.
     """
-    from .store import delete_documents, ensure_embedder
+    from .storage.store import delete_documents, ensure_embedder
 
     if dest.exists():
         raise IndexFileError(f"{dest} exists already; name a new file for the clean copy")

@@ -8,8 +8,6 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Literal
 
-from .errors import TragError
-
 #: How a document's date was found; stored in the index so a user can judge how far to trust it.
 DateSource = Literal["filename", "xml", "metadata", "text", "default", "unknown"]
 
@@ -27,5 +25,3 @@ class Document:
     meta: dict[str, str] = field(default_factory=dict)  # extra fields: chamber, kind, url...
 
 
-class IngestError(TragError):
-    """A file that cannot be read; the message is the one-line reason shown in the summary."""

@@ -17,3 +17,35 @@ class TragError(Exception):
     @property
     def message(self) -> str:
         return str(self)
+
+
+class IndexFileError(TragError):
+    """An index file that cannot be opened as asked; the message is meant for the user."""
+
+
+class IngestError(TragError):
+    """A file that cannot be read; the message is the one-line reason shown in the summary."""
+
+
+class EmbedderError(TragError):
+    """An embedder that cannot be loaded or does not match the index; the message is for users."""
+
+
+class GenerationError(TragError):
+    """A model that cannot be loaded or a prompt that cannot be run."""
+
+
+class UnknownModel(GenerationError):
+    """No model file and no listed model has the name asked for."""
+
+
+class PluginError(TragError):
+    """A plug-in that cannot be loaded or registers something unusable."""
+
+
+class QdrantError(TragError):
+    """A push target or backend that cannot be used, in one line for the user."""
+
+
+class PullError(QdrantError):
+    """A slice that cannot be pulled as asked, in one line for the user."""

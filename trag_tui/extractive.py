@@ -19,11 +19,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .grounding import Quantity, date_matches, dates, in_figures, names, quantities, reported_when
-from .labels import day_label
-from .sentences import runs, split
 from .temporal.calendar import iso_day, month_span, year_span
 from .temporal.lexicon import MONTHS, WEEKDAYS
-from .text_words import STOPWORDS, content_words
+from .text.labels import day_label
+from .text.sentences import runs, split
+from .text.words import STOPWORDS, content_words
 
 if TYPE_CHECKING:
     from .context import Source

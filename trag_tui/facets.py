@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .db import get_meta, set_meta, sqlite3, transaction
+from .storage.db import get_meta, set_meta, sqlite3, transaction
 
 # A facet that covers more than this share of the documents tells nothing apart ("Beige Book").
 MAX_SHARE = 0.5

@@ -18,11 +18,11 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
-from .labels import MONTHS, day_label, period_label
-from .sentences import quotable, split
 from .temporal.calendar import iso_day, month_span, shift, unit_span
 from .temporal.lexicon import TEENS, TENS, UNITS_1_9
-from .text_words import STOPWORDS, stem, tokens
+from .text.labels import MONTHS, day_label, period_label
+from .text.sentences import quotable, split
+from .text.words import STOPWORDS, stem, tokens
 
 # -- numbers --------------------------------------------------------------------------------
 

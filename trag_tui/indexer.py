@@ -20,20 +20,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .chunking import chunk_text
-from .db import (
-    IndexFileError,
-    check_sound,
+from .documents import Document
+from .errors import IndexFileError, IngestError
+from .ingest import discover, failure_reason, read_file
+from .models.embedding import Embedder
+from .settings import Settings
+from .storage.db import (
     io_failure,
     is_readonly,
     sqlite3,
     transaction,
     writer_lock,
 )
-from .documents import Document, IngestError
-from .embedding import Embedder
-from .ingest import discover, failure_reason, read_file
-from .settings import Settings
-from .store import (
+from .storage.file import check_sound
+from .storage.store import (
     PreparedDocument,
     as_blob,
     delete_documents,

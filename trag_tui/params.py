@@ -13,7 +13,7 @@ import stat
 
 import click
 
-from .safe_text import clean_question, safe_line
+from .text.safe import clean_question, safe_line
 
 
 class FiniteFloat(click.ParamType):

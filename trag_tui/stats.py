@@ -4,7 +4,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from .index import Index
+from .storage.index import Index
 
 
 def index_stats(index: Index) -> dict[str, Any]:

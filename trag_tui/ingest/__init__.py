@@ -11,25 +11,13 @@ import datetime as dt
 import os
 import re
 import stat
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from pathlib import Path
 
-from trag_tui.documents import Document, IngestError
-
-DEFAULT_MAX_BYTES = 64 * 2**20
-
-
-@dataclass(frozen=True)
-class FileRead:
-    """What one file gave: its documents, non-fatal notes, or why it was deliberately skipped."""
-
-    documents: list[Document]
-    notes: list[str] = field(default_factory=list)
-    skipped: str | None = None
-
-
-Reader = Callable[..., FileRead]
+from trag_tui.documents import Document
+from trag_tui.errors import IngestError
+from trag_tui.ingest.base import DEFAULT_MAX_BYTES, FileRead, Reader, _os_reason, _size
 
 
 def _parlparse(path: Path, **kw) -> FileRead:
@@ -248,27 +236,3 @@ def _sound(doc: Document) -> Document:
         source_id=None if doc.source_id is None else _clean(doc.source_id),
         meta={_clean(str(k)): _clean(str(v)) for k, v in doc.meta.items()},
     )
-
-
-def read_bytes(path: Path, max_bytes: int) -> bytes:
-    """The file's bytes, refusing to load more than `max_bytes` even if it grew since stat()."""
-    with open(path, "rb") as f:
-        data = f.read(max_bytes + 1)
-    if len(data) > max_bytes:
-        raise IngestError(f"too large (> {_size(max_bytes, whole=True)} limit)")
-    return data
-
-
-def _os_reason(e: OSError) -> str:
-    return e.strerror or type(e).__name__
-
-
-def _size(n: int, whole: bool = False) -> str:
-    """Human size: MB with one decimal (or whole for a round limit), KB or bytes when small."""
-    for unit, factor in (("MB", 2**20), ("KB", 2**10)):
-        if n >= factor:
-            value = n / factor
-            if whole and value == int(value):
-                return f"{int(value)} {unit}"
-            return f"{value:.1f} {unit}"
-    return f"{n} bytes"

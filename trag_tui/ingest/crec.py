@@ -23,8 +23,9 @@ from pathlib import Path, PurePosixPath
 
 from lxml import etree
 
-from trag_tui.documents import Document, IngestError
-from trag_tui.ingest import FileRead, _size, read_bytes
+from trag_tui.documents import Document
+from trag_tui.errors import IngestError
+from trag_tui.ingest.base import FileRead, _size, read_bytes
 
 _MODS_NS = "{http://www.loc.gov/mods/v3}"
 _GRANULE_NAME = re.compile(r"(?P<package>CREC-\d{4}-\d{2}-\d{2})-pt\d+-Pg[A-Z]+\d+[\w-]*", re.I)

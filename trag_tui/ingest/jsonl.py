@@ -13,8 +13,9 @@ from dataclasses import replace
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from trag_tui.documents import DateSource, Document, IngestError
-from trag_tui.ingest import FileRead
+from trag_tui.documents import DateSource, Document
+from trag_tui.errors import IngestError
+from trag_tui.ingest.base import FileRead
 from trag_tui.temporal import document_dates as dates
 
 #: Fields with a fixed meaning; every other scalar field is kept as metadata.

@@ -15,8 +15,10 @@ from pathlib import Path
 
 from lxml import etree
 
-from trag_tui.documents import DateSource, Document, IngestError
-from trag_tui.ingest import FileRead, read_bytes, text
+from trag_tui.documents import DateSource, Document
+from trag_tui.errors import IngestError
+from trag_tui.ingest import text
+from trag_tui.ingest.base import FileRead, read_bytes
 from trag_tui.temporal import document_dates as dates
 
 #: Chamber by the ParlParse file-name prefix (`debates2009-10-27d.xml`, `spwa2009-10-29.xml`).

@@ -12,8 +12,9 @@ import datetime as dt
 import re
 from pathlib import Path
 
-from trag_tui.documents import DateSource, Document, IngestError
-from trag_tui.ingest import FileRead, read_bytes
+from trag_tui.documents import DateSource, Document
+from trag_tui.errors import IngestError
+from trag_tui.ingest.base import FileRead, read_bytes
 from trag_tui.temporal import document_dates as dates
 
 _SNIFF_BYTES = 8 * 1024

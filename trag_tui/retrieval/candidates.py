@@ -11,9 +11,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..db import id_batches, sqlite3
 from ..facets import Stemmer
-from ..store import UNKNOWN_DAY, from_day
+from ..storage.db import id_batches, sqlite3
+from ..storage.store import UNKNOWN_DAY, from_day
 from .scoring import Ranked
 
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)

@@ -12,11 +12,12 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from ..facets import Scope, facet_index
-from ..index import Index
-from ..labels import period_label
 from ..settings import Settings
-from ..store import to_day
+from ..storage.index import Index
+from ..storage.store import to_day
+from ..text.labels import period_label
 from . import scoring
+from .backends import backend_of
 from .candidates import ChunkInfo, DayRange
 
 if TYPE_CHECKING:
@@ -170,7 +171,7 @@ class Retriever:
     @property
     def backend(self):
         """Where the candidates come from: the index file, or the cluster it was pushed to."""
-        return self.index.backend
+        return backend_of(self.index)
 
     def _pair(self, text: str, days: DayRange, limit: int, session: bool,
               scope: Scope | None = None) -> list[scoring.Ranked]:

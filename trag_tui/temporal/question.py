@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from ..sentences import bounds
+from ..text.sentences import bounds
 from .calendar import add_days, shift, unit_span
 from .cues import (
     AHEAD,

@@ -18,10 +18,10 @@ from textual import work
 from textual.app import App
 from textual.binding import Binding
 
-from ..db import IndexFileError, sqlite3
-from ..embedding import EmbedderError
-from ..index import Index
+from ..errors import EmbedderError, IndexFileError
 from ..settings import Settings
+from ..storage.db import sqlite3
+from ..storage.index import Index
 from .commands import TragCommands
 from .engine import Engine
 from .history import History, Turn, conversation_markdown

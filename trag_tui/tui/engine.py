@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..index import Index, open_index
 from ..settings import Settings
+from ..storage.index import Index, open_index
 from .overrides import Overrides
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
@@ -52,7 +52,7 @@ class Engine:
     def open(self, path: Path, *, create: bool = False) -> Index:
         """Open (or create) an index file and make it the session's index, closing the old one.
 
-        Raises trag_tui.db.IndexFileError with a message for the user.
+        Raises trag_tui.storage.db.IndexFileError with a message for the user.
         """
         settings = self.settings.replace(db=Path(path))
         new = open_index(path, settings, create=create)
@@ -111,7 +111,8 @@ class Engine:
 
         Raises GenerationError; a failure is remembered so later questions do not retry it.
         """
-        from ..generation import GenerationError, load_generator
+        from ..errors import GenerationError
+        from ..models.generation import load_generator
 
         with self._generator_lock:
             if self._generator is None:
@@ -126,7 +127,7 @@ class Engine:
 
     def model_label(self) -> str:
         """The model answers come from, by file name ("none" when there is none to load)."""
-        from ..generation import bundled_model_path
+        from ..models.files import bundled_model_path
 
         if self._generator is not None:
             path = getattr(self._generator, "path", None)
@@ -154,7 +155,7 @@ class Engine:
         after a ModelUnavailable event that says why (once per session).
         """
         from ..answer import ask
-        from ..generation import GenerationError
+        from ..errors import GenerationError
 
         first_failure = self._generator_error is None
         if self._generator is None and first_failure:

@@ -223,9 +223,7 @@ class ChatScreen(Screen):
                       cancel: threading.Event, today: dt.date) -> None:
         """Retrieve and generate in a thread; report every step as a message."""
         from ...answer import Done, Retrieved, Token, Writing
-        from ...db import IndexFileError
-        from ...embedding import EmbedderError
-        from ...generation import GenerationError
+        from ...errors import EmbedderError, GenerationError, IndexFileError
         from ..engine import ModelUnavailable, Stage
 
         worker = get_current_worker()
@@ -544,7 +542,7 @@ def _years(sources: list[Any]) -> set[int]:
 
 
 def _safe(text: str) -> str:
-    from ...safe_text import safe
+    from ...text.safe import safe
 
     return safe(text)
 
@@ -552,7 +550,7 @@ def _safe(text: str) -> str:
 def _shown(source):
     """A source with what a terminal would obey (escape sequences, control characters) made
     visible instead: an index file from someone else must not redraw the screen."""
-    from ...safe_text import safe, safe_line
+    from ...text.safe import safe, safe_line
 
     return replace(source, title=safe_line(source.title), speaker=safe_line(source.speaker),
                    role=safe_line(source.role), doc_id=safe_line(source.doc_id),

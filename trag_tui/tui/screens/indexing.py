@@ -23,8 +23,7 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, ProgressBar, Static
 
-from ...db import IndexFileError
-from ...embedding import EmbedderError
+from ...errors import EmbedderError, IndexFileError
 
 
 @dataclass

@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 import numpy as np
 
 if TYPE_CHECKING:
-    from ..facets import Scope
-    from ..retrieval.candidates import ChunkInfo, DayRange
-    from ..retrieval.scoring import Ranked
+    from ...facets import Scope
+    from ..candidates import ChunkInfo, DayRange
+    from ..scoring import Ranked
 
 
 @runtime_checkable

@@ -23,11 +23,11 @@ from urllib.parse import urlparse
 
 import numpy as np
 
-from ..errors import TragError
-from ..facets import Scope, Stemmer
-from ..retrieval.candidates import ChunkInfo, DayRange
-from ..retrieval.scoring import Ranked
-from ..store import UNKNOWN_DAY, from_day
+from ...errors import QdrantError
+from ...facets import Scope, Stemmer
+from ...storage.store import UNKNOWN_DAY, from_day
+from ..candidates import ChunkInfo, DayRange
+from ..scoring import Ranked
 
 DENSE = "dense"
 LEXICAL = "lexical"
@@ -47,8 +47,6 @@ PAYLOAD_FIELDS = ["document_id", "doc_id", "date", "day", "title", "speaker", "t
                   "start_char", "end_char", "centrality", "cluster_id", "told_day"]
 
 
-class QdrantError(TragError):
-    """A push target or backend that cannot be used, in one line for the user."""
 
 
 def client_module():

@@ -19,13 +19,14 @@ instead of taking the built-ins down with it.
 from __future__ import annotations
 
 import functools
+import importlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from typing import Any
 
-from .errors import TragError
+from ..errors import PluginError
 
 log = logging.getLogger(__name__)
 
@@ -33,8 +34,6 @@ EMBEDDERS = "trag_tui.embedders"
 GENERATORS = "trag_tui.generators"
 
 
-class PluginError(TragError):
-    """A plug-in that cannot be loaded or registers something unusable."""
 
 
 @dataclass(frozen=True)
@@ -86,9 +85,19 @@ class Registry:
         return sorted(self._plugins.values(), key=lambda p: (p.provider != "built-in", p.name))
 
 
-def _built(group: str, builtins: Callable[[Callable[..., None]], None]) -> Registry:
+# The built-ins are named, not imported: they import this module to register, so importing
+# them here would make a loop. Each names a function that receives `register(name, factory)`,
+# as an entry point does.
+BUILTINS = {
+    EMBEDDERS: "trag_tui.models.embedding:register_builtins",
+    GENERATORS: "trag_tui.models.generation:register_builtins",
+}
+
+
+def _built(group: str) -> Registry:
     registry = Registry(group)
-    builtins(registry.register)
+    module, _, hook = BUILTINS[group].partition(":")
+    getattr(importlib.import_module(module), hook)(registry.register)
     registry.load_entry_points()
     return registry
 
@@ -96,14 +105,10 @@ def _built(group: str, builtins: Callable[[Callable[..., None]], None]) -> Regis
 @functools.cache
 def embedders() -> Registry:
     """The embedder registry: the bundled MiniLM, the hash embedder, then installed plug-ins."""
-    from . import embedding
-
-    return _built(EMBEDDERS, embedding.register_builtins)
+    return _built(EMBEDDERS)
 
 
 @functools.cache
 def generators() -> Registry:
     """The generator registry: llama.cpp for GGUF files, then installed plug-ins."""
-    from . import generation
-
-    return _built(GENERATORS, generation.register_builtins)
+    return _built(GENERATORS)

@@ -9,15 +9,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .db import connect, get_meta, is_readonly, sqlite3
-from .embedding import (
+from ..errors import EmbedderError
+from ..models.embedding import (
     BUNDLED_NAME,
     Embedder,
-    EmbedderError,
     embedder_name,
     load_embedder,
 )
-from .settings import Settings
+from ..settings import Settings
+from .db import get_meta, is_readonly, sqlite3
+from .file import connect
 
 
 @dataclass
@@ -33,12 +34,8 @@ class Index:
 
     @property
     def backend(self):
-        """Where retrieval's candidates come from: this file, or the Qdrant collection that
-        `settings.backend` names (opened on first use)."""
-        if self._backend is None:
-            from .backends import open_backend
-
-            self._backend = open_backend(self.settings.backend, self)
+        """Where retrieval's candidates come from, once retrieval has opened it
+        (`retrieval.backends.backend_of`), else None; closed with the index."""
         return self._backend
 
     def use_backend(self, backend) -> None:

@@ -14,7 +14,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import BinaryIO
 
-from .generation import GGUF_MAGIC
+from ..errors import GenerationError
+
+GGUF_MAGIC = b"GGUF"
 
 # Enough to pass the tokenizer's vocabulary in any file that puts it before the file type;
 # past this the quantisation is taken from the file name instead.
@@ -127,3 +129,24 @@ def quantization_from_name(name: str) -> str | None:
         return None
     quant = matches[-1].upper()
     return {"FP16": "F16", "FP32": "F32"}.get(quant, quant)
+
+
+def check_model_file(path: Path | str) -> Path:
+    """The path of a readable GGUF file, or a GenerationError saying what is wrong with it.
+
+    The magic bytes are checked here because llama.cpp, handed a wrong file, fails with a
+    generic message (or worse) instead of saying the file is not a model.
+    """
+    p = Path(path).expanduser()
+    if not p.exists():
+        raise GenerationError(f"model file not found: {p}")
+    if p.is_dir():
+        raise GenerationError(f"the model path is a folder, not a GGUF file: {p}")
+    try:
+        with p.open("rb") as fh:
+            magic = fh.read(4)
+    except OSError as exc:
+        raise GenerationError(f"cannot read the model file {p}: {exc.strerror or exc}")
+    if magic != GGUF_MAGIC:
+        raise GenerationError(f"{p} is not a GGUF model file (llama.cpp needs GGUF)")
+    return p

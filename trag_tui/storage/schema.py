@@ -14,16 +14,16 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..errors import IndexFileError
+from ..models.embedding import BUNDLED_NAME, HASH_NAME
 from . import db
 from .db import (
     MIGRATIONS_TABLE_SQL,
-    IndexFileError,
-    _prepare,
     apply_migrations,
     get_meta,
+    prepare,
     sqlite3,
 )
-from .embedding import BUNDLED_NAME, HASH_NAME
 
 #: The largest vector a recorded embedder may claim (real sentence embedders stay far below).
 MAX_DIM = 8192
@@ -41,6 +41,15 @@ class Entry:
     name: str
     tbl_name: str
     sql: str | None
+
+
+def vector_table_sql(dim: int) -> str:
+    """The vec0 table of an index whose embedder makes `dim`-dimensional vectors."""
+    return (
+        "CREATE VIRTUAL TABLE IF NOT EXISTS chunk_vectors USING vec0("
+        f"chunk_id INTEGER PRIMARY KEY, embedding float[{int(dim)}] distance_metric=cosine, "
+        "day INTEGER)"
+    )
 
 
 def entries(conn: sqlite3.Connection) -> dict[str, Entry]:
@@ -63,11 +72,9 @@ def _key(type_: str, name: str) -> str:
 
 def expected(applied: list[str], dim: int | None) -> dict[str, Entry]:
     """The schema the named migrations (and a vector table of `dim`, if any) produce."""
-    from .store import vector_table_sql
-
     ref = sqlite3.connect(":memory:", isolation_level=None)
     try:
-        _prepare(ref)
+        prepare(ref)
         ref.execute(MIGRATIONS_TABLE_SQL)
         apply_migrations(ref, [m for m in db.migrations() if m.name in set(applied)])
         if dim is not None:

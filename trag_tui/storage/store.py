@@ -14,10 +14,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .chunking import Chunk
+from ..chunking import Chunk
+from ..documents import Document
+from ..errors import EmbedderError
 from .db import get_meta, id_batches, set_meta, sqlite3
-from .documents import Document
-from .embedding import EmbedderError
+from .schema import vector_table_sql
 
 EPOCH = dt.date(1970, 1, 1)
 # vec0 metadata columns hold no NULL: undated chunks get a day no real filter can reach.
@@ -54,15 +55,6 @@ def document_hash(doc: Document) -> str:
 def embed_text(title: str, chunk_text: str) -> str:
     """What the embedder sees for a chunk: the title gives a passage its subject and place."""
     return f"{title}\n{chunk_text}" if title else chunk_text
-
-
-def vector_table_sql(dim: int) -> str:
-    """The vec0 table of an index whose embedder makes `dim`-dimensional vectors."""
-    return (
-        "CREATE VIRTUAL TABLE IF NOT EXISTS chunk_vectors USING vec0("
-        f"chunk_id INTEGER PRIMARY KEY, embedding float[{int(dim)}] distance_metric=cosine, "
-        "day INTEGER)"
-    )
 
 
 def ensure_embedder(conn: sqlite3.Connection, name: str, dim: int) -> None:

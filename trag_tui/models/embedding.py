@@ -16,16 +16,14 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from .errors import TragError
-from .settings import Settings
+from ..errors import EmbedderError
+from ..settings import Settings
 
 BUNDLED_NAME = "all-MiniLM-L6-v2"
 HASH_NAME = "hash"
 _WORD = re.compile(r"\w+", re.UNICODE)
 
 
-class EmbedderError(TragError):
-    """An embedder that cannot be loaded or does not match the index; the message is for users."""
 
 
 class Embedder(Protocol):
@@ -192,7 +190,7 @@ def embedder_name(choice: str | None) -> str:
 
 
 def _plugin(choice: str):
-    from .plugins import embedders
+    from .registry import embedders
 
     return embedders().find(choice)
 

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 from .base import Backend
 
 if TYPE_CHECKING:
-    from ..index import Index
+    from ...storage.index import Index
 
 
 def open_backend(spec: str | None, index: Index) -> Backend:
@@ -18,7 +18,7 @@ def open_backend(spec: str | None, index: Index) -> Backend:
         from .sqlite import SQLiteBackend
 
         return SQLiteBackend(index)
-    from ..retrieval.candidates import Vocabulary
+    from ..candidates import Vocabulary
 
     def words(text: str) -> list[str]:
         """The question's words as the file's FTS5 side picks them (document frequencies from
@@ -28,4 +28,12 @@ def open_backend(spec: str | None, index: Index) -> Backend:
     return QdrantBackend(parse_target(spec), embedder=index.meta("embedder"), vocabulary=words)
 
 
-__all__ = ["Backend", "open_backend"]
+def backend_of(index: Index) -> Backend:
+    """The backend an open index answers from: the one given it with `use_backend`, else the
+    one `settings.backend` names, opened on first use and kept on the index."""
+    if index.backend is None:
+        index.use_backend(open_backend(index.settings.backend, index))
+    return index.backend
+
+
+__all__ = ["Backend", "backend_of", "open_backend"]

@@ -24,14 +24,14 @@ from typing import Any
 
 import numpy as np
 
-from ..db import get_meta, sqlite3, transaction
-from ..facets import Stemmer, facet_index
-from ..store import UNKNOWN_DAY
+from ...errors import QdrantError
+from ...facets import Stemmer, facet_index
+from ...storage.db import get_meta, sqlite3, transaction
+from ...storage.store import UNKNOWN_DAY
 from .qdrant import (
     DENSE,
     FACETS_KEY,
     LEXICAL,
-    QdrantError,
     Target,
     choose_shard_by,
     client_module,

