@@ -29,8 +29,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from trag_tui.answer import Done, Retrieved, ask  # noqa: E402
-from trag_tui.context import ANSWER_SYSTEM_PROMPT as SYSTEM_PROMPT  # noqa: E402
+from trag_tui.answering.events import Done, Retrieved  # noqa: E402
+from trag_tui.answering.pipeline import ask  # noqa: E402
+from trag_tui.answering.prompt import ANSWER_SYSTEM_PROMPT as SYSTEM_PROMPT  # noqa: E402
 from trag_tui.indexer import Indexer  # noqa: E402
 from trag_tui.models.generation import load_generator  # noqa: E402
 from trag_tui.settings import Settings  # noqa: E402

@@ -3,7 +3,7 @@
 For every question, retrieval runs once; then two pipelines answer from the same sources:
 - `whole`: the whole-passage prompt, the model's text shown as written (only invalid citation
   numbers removed): how answers were made before the grounding gate;
-- `grounded`: `trag_tui.answer.answer`, the sentence prompt, every generated sentence checked
+- `grounded`: `trag_tui.answering.pipeline.answer`, the sentence prompt, every generated sentence checked
   against its source, and a quoted answer when none survives;
 - `quoted`: the same without a model (`--evidence-only`): the quoted answer alone.
 
@@ -44,9 +44,12 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from trag_tui.answer import CitationFilter, Done, answer  # noqa: E402
-from trag_tui.context import STOP, build_context, fetch_quotes  # noqa: E402
-from trag_tui.grounding import names, quantities  # noqa: E402
+from bench.whole_prompt import CitationFilter, build_context  # noqa: E402
+from trag_tui.answering.events import Done  # noqa: E402
+from trag_tui.answering.facts import names, quantities  # noqa: E402
+from trag_tui.answering.pipeline import answer  # noqa: E402
+from trag_tui.answering.prompt import STOP  # noqa: E402
+from trag_tui.answering.sources import fetch_quotes  # noqa: E402
 from trag_tui.models.generation import count_messages, load_generator  # noqa: E402
 from trag_tui.retrieval.modes import Retriever, search  # noqa: E402
 from trag_tui.settings import Settings  # noqa: E402

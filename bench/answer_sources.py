@@ -17,7 +17,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from trag_tui.answer import Done, ask  # noqa: E402
+from trag_tui.answering.events import Done  # noqa: E402
+from trag_tui.answering.pipeline import ask  # noqa: E402
 from trag_tui.indexer import Indexer  # noqa: E402
 from trag_tui.settings import Settings  # noqa: E402
 from trag_tui.storage.index import open_index  # noqa: E402

@@ -18,38 +18,20 @@ from hypothesis import given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
+from bench.whole_prompt import CitationFilter, build_context, check_citations
 from tests.fakes import ScriptedGenerator, jsonl_index
-from trag_tui.answer import (
-    NO_CITATION_NOTE,
-    NO_MODEL_NOTE,
-    CitationFilter,
-    Done,
-    Later,
-    Retrieved,
-    Token,
-    Writing,
-    answer,
-    ask,
-    check_citations,
-    evidence,
-    no_documents_message,
-    render_answer,
-)
-from trag_tui.context import (
-    ANSWER_SYSTEM_PROMPT,
-    Source,
-    _with_lead,
-    arrange,
-    build_context,
-    period_label,
-    prompt_text,
-    window,
-)
+from trag_tui.answering.events import Done, Retrieved, Token, Writing
+from trag_tui.answering.pipeline import answer, ask, no_documents_message
+from trag_tui.answering.prompt import ANSWER_SYSTEM_PROMPT, prompt_text
+from trag_tui.answering.quote import Later
+from trag_tui.answering.ranking import evidence, rank
+from trag_tui.answering.sources import Source, _with_lead, arrange, window
 from trag_tui.errors import GenerationError
-from trag_tui.extractive import rank
 from trag_tui.models.generation import estimate_tokens
+from trag_tui.render import NO_CITATION_NOTE, NO_MODEL_NOTE, render_answer
 from trag_tui.retrieval.modes import Hit, SearchResult
 from trag_tui.settings import Settings
+from trag_tui.text.labels import period_label
 from trag_tui.text.sentences import quotable, runs
 
 GOLDEN = Path(__file__).parent / "golden"

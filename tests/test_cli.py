@@ -75,7 +75,7 @@ def test_verbose_logs_what_the_engine_decided_on_stderr(tmp_path, monkeypatch):
     r = CliRunner().invoke(cli, ["-v", "-d", db, "ask", "What was inflation in 2019?",
                                  "--evidence-only"])
     assert r.exit_code == 0, r.output
-    assert "INFO trag_tui.answer: hard_filter:" in r.stderr
+    assert "INFO trag_tui.answering.pipeline: hard_filter:" in r.stderr
     r = CliRunner().invoke(cli, ["-d", db, "index", str(tmp_path / "docs")])
     assert "WARNING" not in r.stderr and "INFO" not in r.stderr
 

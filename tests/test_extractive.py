@@ -6,31 +6,29 @@ from dataclasses import replace
 
 import pytest
 
-from trag_tui.context import Source
-from trag_tui.extractive import (
-    HEADLINE,
-    JOIN,
-    JOIN_NEXT,
-    Candidate,
+from trag_tui.answering.facts import office_holder, person_names
+from trag_tui.answering.kind import (
     agrees,
     answer_type,
     counted,
     counts,
+    gate_kind,
+    gives,
+    stated_figures,
+)
+from trag_tui.answering.quote import (
+    JOIN,
+    JOIN_NEXT,
     extract,
     figure_elsewhen,
-    gate_kind,
     given_later,
-    gives,
-    headline,
     holder,
-    office_holder,
-    person_names,
     quoted_answer,
-    rank,
-    stated_figures,
     succession,
     unmentioned,
 )
+from trag_tui.answering.ranking import HEADLINE, Candidate, headline, rank
+from trag_tui.answering.sources import Source
 from trag_tui.models.embedding import HashEmbedder
 
 

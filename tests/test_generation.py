@@ -68,7 +68,7 @@ def test_bundled_model_is_found_without_importing_its_package():
 
 
 def test_module_import_does_not_load_llama_cpp_or_textual():
-    code = ("import sys, trag_tui.models.generation, trag_tui.context, trag_tui.answer; "
+    code = ("import sys, trag_tui.models.generation, trag_tui.answering.sources, trag_tui.answering.pipeline; "
             "print('llama_cpp' in sys.modules, 'textual' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False"]

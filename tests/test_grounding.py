@@ -5,19 +5,9 @@ from decimal import Decimal
 
 import pytest
 
-from trag_tui.grounding import (
-    Gate,
-    Quantity,
-    SourceFacts,
-    check,
-    citations,
-    cut_point,
-    dates,
-    in_figures,
-    index_sources,
-    names,
-    quantities,
-)
+from trag_tui.answering.facts import Quantity, in_figures, names, quantities
+from trag_tui.answering.gate import Gate, SourceFacts, check, citations, cut_point, index_sources
+from trag_tui.temporal.mentions import dates
 from trag_tui.text.sentences import split
 
 BANK = [
@@ -311,7 +301,7 @@ def test_a_previous_value_and_a_speakers_name_do_not_make_a_claim():
 
 
 def test_an_empty_question_is_refused_by_the_library():
-    from trag_tui.answer import ask
+    from trag_tui.answering.pipeline import ask
     from trag_tui.retrieval.modes import search
 
     with pytest.raises(ValueError, match="empty"):
@@ -321,7 +311,7 @@ def test_an_empty_question_is_refused_by_the_library():
 
 
 def test_only_a_backward_looking_time_dates_what_a_sentence_reports():
-    from trag_tui.grounding import reported_when
+    from trag_tui.temporal.mentions import reported_when
 
     assert reported_when("I went to the group yesterday.", "2023-05-08").label == "7 May 2023"
     assert reported_when("We paid it ten years ago.", "2023-05-08").label == "2013"
@@ -333,7 +323,7 @@ def test_only_a_backward_looking_time_dates_what_a_sentence_reports():
 
 
 def test_a_time_ahead_that_names_one_period_dates_what_is_planned():
-    from trag_tui.grounding import reported_when
+    from trag_tui.temporal.mentions import reported_when
 
     # said on Monday 3 April 2023
     assert reported_when("I'm hosting a dance competition next month.", "2023-04-03").label == "May 2023"

@@ -16,7 +16,8 @@ REPO = Path(__file__).resolve().parents[1]
 CORE = [
     "trag_tui", "trag_tui.cli", "trag_tui.settings", "trag_tui.storage.db", "trag_tui.storage.index",
     "trag_tui.indexer", "trag_tui.stats", "trag_tui.render", "trag_tui.temporal.question",
-    "trag_tui.temporal.rules", "trag_tui.retrieval.modes", "trag_tui.answer", "trag_tui.context",
+    "trag_tui.temporal.rules", "trag_tui.retrieval.modes", "trag_tui.answering.pipeline",
+    "trag_tui.answering.sources", "trag_tui.answering.prompt", "trag_tui.answering.gate",
     "trag_tui.models.generation", "trag_tui.evaluation",
     # the app's own logic that needs no terminal
     "trag_tui.tui.overrides", "trag_tui.tui.history", "trag_tui.tui.engine",

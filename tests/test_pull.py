@@ -23,7 +23,8 @@ from click.testing import CliRunner
 from qdrant_client import QdrantClient
 
 from tests.conftest import SAMPLE_CORPUS
-from trag_tui.answer import Done, ask
+from trag_tui.answering.events import Done
+from trag_tui.answering.pipeline import ask
 from trag_tui.cli import cli
 from trag_tui.doctor import examine
 from trag_tui.errors import PullError

@@ -10,10 +10,11 @@ import datetime as dt
 import pytest
 
 from tests.conftest import SAMPLE_CORPUS
-from trag_tui.answer import Done, Token, ask
-from trag_tui.context import Source
+from trag_tui.answering.events import Done, Token
+from trag_tui.answering.pipeline import ask
+from trag_tui.answering.ranking import HEADLINE, rank
+from trag_tui.answering.sources import Source
 from trag_tui.evaluation import evaluate, load_qa
-from trag_tui.extractive import HEADLINE, rank
 from trag_tui.indexer import Indexer
 from trag_tui.retrieval.modes import search
 from trag_tui.settings import Settings
@@ -161,7 +162,7 @@ def test_a_question_set_in_a_scene_is_answered_by_what_it_asks(sample_db, monkey
 
     assert order()[0] == "pony"
     assert order().index("quiz") > order().index("scene")
-    monkeypatch.setattr("trag_tui.extractive.ASKING", 0.0)  # likeness to the whole question
+    monkeypatch.setattr("trag_tui.answering.ranking.ASKING", 0.0)  # likeness to the whole question
     assert order()[0] == "scene"
     monkeypatch.undo()
     # Over debates the scene names what the question refers back to: "the scheme" is the

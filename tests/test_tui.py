@@ -1110,7 +1110,7 @@ def test_screens_and_widgets_use_only_the_framework_side_of_the_app():
 
 
 def test_source_text_that_a_terminal_would_obey_is_shown_escaped():
-    from trag_tui.context import Source
+    from trag_tui.answering.sources import Source
     from trag_tui.tui.screens.chat import _shown
 
     hostile = Source(1, "d\x1b[2J", "2024-01-01", "Title\x1b[2J", "Ann\x07", "Clear \x1b[2Jscreen\nnext",

@@ -21,7 +21,7 @@ def __getattr__(name: str) -> Any:
         from .retrieval.modes import search
         return search
     if name == "ask":
-        from .answer import ask
+        from .answering.pipeline import ask
         return ask
     if name == "Settings":
         from .settings import Settings

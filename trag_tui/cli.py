@@ -388,8 +388,10 @@ def ask(ctx, question, as_of, model, k, mode, max_tokens, evidence_only, scope, 
     """Answer a question from the index, streamed, every sentence checked against its dated source."""
     import threading
 
-    from .answer import Done, Retrieved, Token, render_answer, sigint_cancels
-    from .answer import ask as run_ask
+    from .answering.events import Done, Retrieved, Token
+    from .answering.pipeline import ask as run_ask
+    from .answering.pipeline import sigint_cancels
+    from .render import render_answer
     from .retrieval.modes import Retriever
 
     settings = _settings(ctx, model=model, k=k, max_tokens=max_tokens, scope=scope)

@@ -1,9 +1,21 @@
-"""Plain-text rendering of search results for the terminal (no Textual)."""
+"""Plain-text rendering of search results and answers for the terminal (no Textual).
+
+The chat app shows the same notes (`dropped_note`, `NO_CITATION_NOTE`, `NO_MODEL_NOTE`), so the
+reader is told the same thing in both shells.
+"""
 from __future__ import annotations
 
 import textwrap
+from typing import TYPE_CHECKING
 
 from .retrieval.modes import SearchResult
+
+if TYPE_CHECKING:
+    from .answering.events import Done
+
+NO_CITATION_NOTE = ("No generated sentence passed the check against the sources; the answer "
+                    "above is quoted from them.")
+NO_MODEL_NOTE = "No model was used; the answer above is quoted from the sources."
 
 
 def render_search(res: SearchResult, *, explain: bool = False) -> str:
@@ -42,3 +54,49 @@ def render_search(res: SearchResult, *, explain: bool = False) -> str:
                 keys = (*keys[:3], "retold", *keys[3:])
             lines.append("    " + "  ".join(f"{k}={s.get(k, 0.0):.4f}" for k in keys))
     return "\n".join(lines)
+
+
+def dropped_note(n: int) -> str:
+    """What the reader is told of generated sentences the gate kept back (both shells)."""
+    return (f"Not shown: {n} generated sentence{'s' if n > 1 else ''} that the check kept "
+            "back: not stated by the sources, or not an answer to the question")
+
+
+def render_answer(done: Done, *, with_answer: bool = True) -> str:
+    """The answer, its Evidence and its Sources as Markdown-ish text for a terminal.
+
+    `with_answer=False` leaves out the answer text, for a caller that already streamed it.
+    """
+    lines: list[str] = []
+    if done.answer and with_answer:
+        lines.append(done.answer)
+    if done.stopped:
+        lines += ["", "(stopped)"]
+    if done.no_documents:
+        return "\n".join(lines) + "\n"
+    if done.extractive and not done.messages:
+        lines += ["", NO_MODEL_NOTE]
+    elif done.extractive:
+        lines += ["", NO_CITATION_NOTE]
+    if done.dropped:
+        lines += ["", dropped_note(len(done.dropped)) + " (listed under `dropped` in --json)."]
+    if done.invalid_citations:
+        lines += ["", "Removed citations of sources that do not exist: "
+                  + ", ".join(f"[{n}]" for n in done.invalid_citations) + "."]
+    if done.evidence:
+        lines += ["", "Evidence:"]
+        for e in done.evidence:
+            lines.append(f"- [{e.number}] {e.date or 'undated'}: \"{e.sentence}\"")
+    if done.sources:
+        lines += ["", "Sources:"]
+        for s in done.sources:
+            line = f"[{s.number}] {s.date or 'undated'} | {s.title or s.doc_id}"
+            if s.speaker:
+                line += f" | {s.speaker}"
+            line += f" ({s.doc_id})"
+            if s.also:
+                line += " — also reported in: " + ", ".join(s.also)
+            lines.append(line)
+    while lines and not lines[0]:
+        lines.pop(0)
+    return "\n".join(lines) + "\n"

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..answer import NO_CITATION_NOTE, NO_MODEL_NOTE, dropped_note
+from ..render import NO_CITATION_NOTE, NO_MODEL_NOTE, dropped_note
 
 STOPPED = "*(stopped)*"
 _SPECIAL = re.compile(r"([\\`*_\[\]<>#|])")

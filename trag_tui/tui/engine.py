@@ -154,7 +154,7 @@ class Engine:
         Without a loadable model the answer still comes, as evidence quoted from the sources,
         after a ModelUnavailable event that says why (once per session).
         """
-        from ..answer import ask
+        from ..answering.pipeline import ask
         from ..errors import GenerationError
 
         first_failure = self._generator_error is None

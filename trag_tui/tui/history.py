@@ -167,7 +167,7 @@ def stored_sources(turn: Turn) -> list[Any]:
     """
     from dataclasses import fields
 
-    from ..context import Source
+    from ..answering.sources import Source
 
     names = {f.name for f in fields(Source)}
     out = []

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 from textual.message import Message
 
 if TYPE_CHECKING:
-    from ..answer import Done
-    from ..context import Source
+    from ..answering.events import Done
+    from ..answering.sources import Source
     from ..retrieval.modes import SearchResult
     from .history import Turn
 

@@ -222,7 +222,7 @@ class ChatScreen(Screen):
     def answer_worker(self, turn: int, question: str, overrides: Overrides,
                       cancel: threading.Event, today: dt.date) -> None:
         """Retrieve and generate in a thread; report every step as a message."""
-        from ...answer import Done, Retrieved, Token, Writing
+        from ...answering.events import Done, Retrieved, Token, Writing
         from ...errors import EmbedderError, GenerationError, IndexFileError
         from ..engine import ModelUnavailable, Stage
 

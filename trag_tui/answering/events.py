@@ -1,0 +1,93 @@
+"""What `ask` streams: Retrieved, then Writing and Token as the answer grows, then Done.
+
+The CLI, the chat app and the tests all consume the same stream, so cancelling, citing and the
+no-documents rule behave the same everywhere.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .gate import Claim, Dropped
+from .sources import Source
+
+if TYPE_CHECKING:
+    from ..retrieval.modes import SearchResult
+
+
+@dataclass(frozen=True)
+class EvidenceLine:
+    """One sentence quoted from a source, with the source's number and date."""
+
+    number: int
+    date: str | None
+    sentence: str
+
+
+@dataclass(frozen=True)
+class Retrieved:
+    """Retrieval is done: the search result and the numbered sources the answer may cite."""
+
+    result: SearchResult
+    sources: list[Source]
+
+
+@dataclass(frozen=True)
+class Token:
+    """A piece of answer text, already cleaned of invalid citations."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Writing:
+    """The model is writing: how many pieces so far (its text waits for the gate)."""
+
+    pieces: int
+
+
+@dataclass(frozen=True)
+class Done:
+    """The finished (or stopped) answer; `answer` equals the concatenated Token texts."""
+
+    answer: str
+    citations: list[int]
+    invalid_citations: list[int]
+    sources: list[Source]
+    evidence: list[EvidenceLine]
+    no_documents: bool = False
+    stopped: bool = False
+    unsupported: bool = False  # no generated sentence survived the gate
+    messages: list[dict] = field(default_factory=list)  # the prompt sent (empty: no model call)
+    prompt_tokens: int = 0
+    timings: dict[str, float] = field(default_factory=dict)
+    claims: list[Claim] = field(default_factory=list)  # generated sentences that passed
+    dropped: list[Dropped] = field(default_factory=list)  # generated sentences not shown
+    extractive: bool = False  # the answer is quoted from the sources
+    question: str = ""
+    mode: str = ""
+    as_of: str | None = None
+    scope: str | None = None  # who the question named, when retrieval kept to them
+    unmentioned: list[str] = field(default_factory=list)  # names the question gives, in no source
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form (without the prompt): what `ask --json` prints and history keeps."""
+        return {
+            "question": self.question, "mode": self.mode, "as_of": self.as_of,
+            "scope": self.scope,
+            "answer": self.answer, "extractive": self.extractive,
+            "citations": self.citations,
+            "invalid_citations": self.invalid_citations,
+            "no_documents": self.no_documents, "stopped": self.stopped,
+            "unsupported": self.unsupported, "unmentioned": self.unmentioned,
+            "claims": [c.to_dict() for c in self.claims],
+            "dropped": [d.to_dict() for d in self.dropped],
+            "evidence": [{"number": e.number, "date": e.date, "sentence": e.sentence}
+                         for e in self.evidence],
+            "sources": [s.to_dict() for s in self.sources],
+            "prompt_tokens": self.prompt_tokens,
+            "timings": {k: round(v, 4) for k, v in self.timings.items()},
+        }
+
+
+Event = Retrieved | Writing | Token | Done

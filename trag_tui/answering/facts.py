@@ -1,0 +1,223 @@
+"""The facts a sentence states: its figures, its names, the people and offices it names.
+
+The quoted answer and the gate must agree on what a sentence says, whoever wrote it: "3 per
+cent" and "3%" are one figure, "six months" states 6 as "6 months" does, "Prime Minister Boris
+Johnson" names Boris Johnson, and "the Chancellor, … (Nadhim Zahawi)" gives the office its
+holder. Dates are read by `temporal.mentions`, beside the question reader. English only: the
+words are `lexicon_en`'s.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from ..temporal.lexicon import TENS
+from ..temporal.mentions import DATE_SPANS
+from ..text.words import STOPWORDS, content_words, stem
+from . import lexicon_en as en
+
+if TYPE_CHECKING:
+    from .sources import Source
+
+# -- figures ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """A number as a claim states it: the value (scale applied) and its unit (% / pt / bp / '')."""
+
+    value: Decimal
+    unit: str
+    earlier: bool = False  # introduced by "from" ("up from 4.8 per cent"): a previous value
+    money: bool = field(default=False, compare=False)  # "$22", "£7m", "500 euros"
+
+    def __str__(self) -> str:
+        return format(self.value, "f") + self.unit
+
+    def matches(self, other: Quantity) -> bool:
+        """Same value, and the same unit unless this one states none."""
+        return (self.value == other.value and (not self.unit or self.unit == other.unit)
+                and self.earlier == other.earlier)
+
+
+def _figure(m: re.Match) -> str:
+    words = m["n"].lower().replace("-", " ").split()
+    value = TENS.get(words[0]) or en.NUMBER_SMALL.get(words[0]) or 1
+    if len(words) > 1:
+        value += en.NUMBER_UNITS[words[1]]
+    return str(value * (100 if m["h"] else 1))
+
+
+def in_figures(text: str) -> str:
+    """A text with its numbers written as words put in figures, so "six months" states 6 as
+    "6 months" does: the same claim whichever way a source or a model writes it."""
+    return en.WORD_FIGURE.sub(_figure, text)
+
+
+def quantities(text: str) -> list[Quantity]:
+    """Every number in a text with its unit; years and parts of dates are left to `dates`."""
+    out = []
+    text = DATE_SPANS.sub(lambda m: " " * len(m.group(0)), in_figures(text))
+    for m in en.FIGURE.finditer(text):
+        raw = m.group("num").replace(",", "")
+        try:
+            value = Decimal(raw)
+        except InvalidOperation:
+            continue
+        scale = (m.group("scale") or "").lower()
+        unit = re.sub(r"[\s-]+", " ", (m.group("unit") or "").lower())
+        if not scale and not unit and not m.group("cur") and "." not in raw and \
+                1800 <= value <= 2100:
+            continue  # a year: read as a date
+        if scale:
+            value *= en.SCALE[scale]
+        earlier = en.EARLIER_VALUE.search(text[max(0, m.start() - 24):m.start()]) is not None
+        money = bool(m.group("cur")) or en.CURRENCY_AFTER.match(text, m.end()) is not None
+        out.append(Quantity(value.normalize(), en.UNIT_NAMES.get(unit, unit), earlier, money))
+    return out
+
+
+# -- names -----------------------------------------------------------------------------------
+
+_NAME = re.compile(r"\b[A-Z][\w'’-]*[\w]")
+
+
+def names(text: str) -> list[str]:
+    """Capitalised words a claim rests on (people, places, bodies), stemmed, framing left out."""
+    out = []
+    for m in _NAME.finditer(text):
+        word = m.group(0).lower()
+        if word in en.FRAMING or word in en.MONTH_NAMES:
+            continue
+        out.append(stem(word))
+    return out
+
+
+_ATOM = re.compile(r"[^\W_]+", re.UNICODE)
+
+
+def atoms(text: str) -> list[str]:
+    """A text as the ordered things a claim asserts: meaningful words (stemmed) and numbers.
+
+    Numbers become `#value+unit`, so "3 per cent" and "3%" are one atom; dates are left out
+    (they are checked on their own, against the sentence and the day it was said).
+    """
+    blanked = DATE_SPANS.sub(lambda m: " " * len(m.group(0)), in_figures(text))
+    spans = []
+    for m in en.FIGURE.finditer(blanked):
+        q = quantities(m.group(0))
+        if q:
+            spans.append((m.start(), m.end(), f"#{q[0].value}{q[0].unit}"))
+    for m in _ATOM.finditer(blanked):
+        if any(a <= m.start() < b for a, b, _ in spans):
+            continue
+        word = m.group(0)
+        if len(word) > 2 and word.lower() not in STOPWORDS and not word.isdigit():
+            spans.append((m.start(), m.end(), stem(word)))
+    return [atom for _, _, atom in sorted(spans)]
+
+
+# -- people and offices ----------------------------------------------------------------------
+
+_PAREN_NAME = re.compile(r"\(([A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){1,3})\)")
+
+
+def person_names(sentence: str) -> list[str]:
+    """Names of people a sentence gives: "(Nadhim Zahawi)", or two to four capitalised words
+    that are not an office or a body ("Rachel Reeves", not "Prime Minister"), after any title
+    ("Prime Minister Boris Johnson" gives "Boris Johnson")."""
+    found = [m.group(1) for m in _PAREN_NAME.finditer(sentence)]
+    for m in re.finditer(r"\b[A-Z][a-z][\w'’-]*(?:\s+[A-Z][a-z][\w'’-]*)+", sentence):
+        words = m.group(0).split()
+        if m.start() == 0 and words[0].lower() in STOPWORDS:
+            words = words[1:]  # "The Minister", "This Government": capitalised only when first
+            if not words or words[0].lower() not in en.TITLES:
+                continue
+        # The name is the run's end after a title ("Associate Justice Stephen Breyer", "Senate
+        # Majority Leader Chuck Schumer"), or the whole run when no office or body is in it.
+        bare = [re.sub(r"['’]s?$", "", w.lower()) for w in words]  # "Court's" is "court"
+        last = max((i for i, w in enumerate(bare) if w in en.NOT_NAMES), default=-1)
+        if last >= 0 and words[last].lower() not in en.TITLES:
+            continue  # "The Star-Spangled Banner", "Bank of England"
+        name = words[last + 1:]
+        if len(name) == 1 and last >= 0 and bare[last] in en.PEERAGE:
+            name = words[last:]  # "Lord Cameron": a peer is named by title and one name
+        if 2 <= len(name) <= 4:
+            found.append(" ".join(name))
+        elif len(name) > 4:
+            found.append(" ".join(name[:3]))
+    return found
+
+
+@lru_cache(maxsize=64)
+def words_of(text: str) -> frozenset[str]:
+    """A question's words, read once for all the sentences checked against it."""
+    return frozenset(re.findall(r"[\w'’-]+", text))
+
+
+def new_names(text: str, question: str) -> list[str]:
+    """The people a text names that the question does not name already: "Prince Charles" is
+    named by "King Charles III", "Prince William" is not."""
+    asked = question.lower()
+    said = words_of(asked)
+    return [n for n in person_names(text) if n.lower() not in asked
+            and not {w for w in n.lower().split() if w not in en.STYLES} <= said]
+
+
+def names_speaker(question: str, source: Source) -> bool:
+    """Does the question name the source's speaker (a surname is enough)?"""
+    speaker = source.speaker or ""
+    parts = [w for w in re.findall(r"[A-Z][\w'’-]+", speaker) if w.lower() not in en.NOT_NAMES]
+    return bool(parts) and re.search(r"\b" + re.escape(parts[-1]) + r"\b", question) is not None
+
+
+def role_match(question_words: set[str], role: str) -> bool:
+    """Is `role` (a speaker's role, an office a sentence names) the office the question asks
+    about?"""
+    words = content_words(role)
+    if (words & en.OTHER_OFFICE) - question_words:
+        return False
+    if bool(words) and words <= question_words | {"the"} or bool(words & question_words) \
+            and len(words & question_words) >= max(1, len(words) - 1):
+        return True
+    return bool(words & en.OFFICE_STEMS & question_words) and bool((words - en.FORMAL) & question_words)
+
+
+def speaks_as_asked(question_words: set[str], source: Source) -> bool:
+    """Is the source a speech by someone in the office the question asks about?"""
+    return bool(source.speaker) and role_match(question_words, source.role or "")
+
+
+def office_holder(text: str, question: str) -> tuple[str, str] | None:
+    """The person a text names as holding the office the question asks about, with the
+    office as the text words it: ("Nadhim Zahawi", "Chancellor") from "The Chancellor, my right
+    hon. Friend the Member for Stratford-on-Avon (Nadhim Zahawi), has said…". A name the
+    question gives already is not an answer to it."""
+    question_words = content_words(question)
+    for name in new_names(text, question):
+        at = text.find(name)
+        before = en.TO_HOLDER.sub("", text[max(0, at - 160):at])
+        m = en.OFFICE_BEFORE.search(before)
+        if m is None:
+            continue
+        office = re.sub(r"^(?:The|This|That|Our|Their|His|Her) ", "", m.group(1)).rstrip(", ")
+        if role_match(question_words, office) and not _qualified_otherwise(question, office):
+            return name, office
+    return None
+
+
+def _qualified_otherwise(question: str, office: str) -> bool:
+    """Does the question qualify the office's noun with a word the text's office lacks? "The
+    Home Secretary, … (James Cleverly)" and "The Secretary of State, … (Claire Coutinho)" do
+    not name the Foreign Secretary asked about; "the Secretary of State for Foreign,
+    Commonwealth and Development Affairs" does."""
+    asked = {m.group(1).lower() for m in en.QUALIFIED.finditer(question) if content_words(m.group(1))}
+    return bool(asked) and not asked & words_of(office.lower())
+
+
+def surname(name: str) -> str:
+    """What one holder is known by: "Lord Cameron" and "David Cameron" are one holder."""
+    return name.split()[-1].lower()

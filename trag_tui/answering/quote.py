@@ -1,0 +1,561 @@
+"""The quoted answer: the source sentences that best answer, cited and dated.
+
+It is chosen before any model runs, because it is what a generated sentence must agree with to
+be shown, and what the reader sees when none is (or when there is no model). One sentence for
+a typed question (who, when, how much), with the sentence of the same source that gives what
+is asked when the best one does not; a short excerpt for an open one, and a second source
+when it is nearly as good; one line per period block for a comparison or a change over time.
+The quote says so when it is only the closest the sources come: the name asked about is in no
+source, no sentence names the office's holder, the figure is dated to another time. English
+only: the words are `lexicon_en`'s.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ..temporal.calendar import iso_day, month_span, year_span
+from ..temporal.lexicon import MONTHS, WEEKDAYS
+from ..temporal.mentions import dates, reported_when
+from ..text.labels import day_label, period_label
+from ..text.sentences import split
+from ..text.words import STOPWORDS, content_words
+from . import lexicon_en as en
+from .events import EvidenceLine
+from .facts import (
+    names_speaker,
+    new_names,
+    office_holder,
+    speaks_as_asked,
+    surname,
+    words_of,
+)
+from .kind import answer_type, asked, counted, gives, stated_figures
+from .ranking import HEADLINE, PERIOD_FLOOR, QUOTE_WORDS, Candidate, line_of, off_subject, rank
+from .sources import Source, numbered
+
+PERIOD_NEAR = 0.8  # a period's line this good against its best may be quoted in its place
+
+EXCERPT_WORDS = 100  # an open question's quoted excerpt from one source, at most
+
+# How good, against the best sentence, another sentence of the same source must be to join an
+# open question's excerpt; the one right after a quoted sentence needs less.
+JOIN, JOIN_NEXT = 0.5, 0.4
+
+
+@dataclass(frozen=True)
+class Quote:
+    """The quoted answer and what it rests on."""
+
+    text: str  # the quote as a generated sentence must agree with it
+    shown: str  # the quote as the reader sees it when no generated sentence passes
+    picks: list[Candidate]  # the sentences quoted (the cited sources)
+    holders: list[str]  # holders of an office in turn: a generated sentence must name them all
+    sources: list[Source]  # the numbered sources, with one dated later when it gives the figure
+    evidence: list[EvidenceLine]  # the Evidence lines, with the later source's too
+    unmentioned: list[str]  # names the question gives that no source mentions
+
+
+def choose(q, mode: str, ranked: Sequence[Candidate], sources: list[Source],
+           evidence: list[EvidenceLine], *, kind: str | None, later: Later | None = None,
+           embedder=None) -> Quote:
+    """The quoted answer for a question `q` (a TemporalQuery) from its ranked sentences.
+
+    An office asked about over a period may have changed hands in it: each holder is quoted.
+    `later` may give a figure asked for in a past period that none of the period's own
+    sources gives (`given_later`)."""
+    question = q.semantic_query or q.question
+    groups = [g for g in dict.fromkeys(s.group for s in sources) if g]
+    turns = succession(q.question, ranked, kind) if mode == "hard_filter" else []
+    holders = [name for c in turns if (name := holder(c, q.question))]
+    picks = turns or extract(question, ranked, mode=mode, kind=kind, groups=groups,
+                             full=q.question)
+    labels = {g: (g.capitalize() + " sources" if mode == "evolution" else g) for g in groups}
+    text = quoted_answer(q.question, picks, kind=kind, labels=labels)
+    given = None
+    if later is not None and q.intent == "point_in_time" and q.start and q.end and ranked \
+            and not turns:
+        given = _given_later(later, question, q, kind, embedder, len(sources) + 1,
+                             PERIOD_FLOOR * ranked[0].score)
+    # the quoted figure is dated to another time than the one asked about
+    elsewhen = q.intent == "point_in_time" and figure_elsewhen(picks, kind, q.start, q.end)
+    lacking = elsewhen or no_figure(picks, kind, q.question)
+    if given is not None:
+        # Said to be dated later: first when the period's own sources give no figure for it or
+        # a worse answer than it, after their quote otherwise.
+        better = given.score > max((c.score for c in picks), default=0.0)
+        sources = [*sources, given.source]
+        period = period_label(q.start, q.end)
+        told = quoted_answer(q.question, [given], kind=kind)
+        if lacking or better:
+            text = (later_note(period, lacking) + told + f"\nFrom {period} itself, the closest "
+                    f"the sources come:\n{text}")
+        else:
+            text = f"{text}\nGiven later, by a source dated after {period}:\n{told}"
+        picks = [*picks, given]
+        evidence = [*evidence, line_of(given)]
+    missing = unmentioned(q.question, sources)
+    shown = text
+    if shown and turns:
+        shown = succession_note(len(turns), period_label(q.start, q.end)) + shown
+    elif shown and not missing and holder_unnamed(q.question, picks, kind):
+        # the quote speaks of the office asked about but names no one holding it
+        shown = closest_note("names who held that office") + shown
+    elif shown and given is None and elsewhen:
+        shown = closest_note(f"gives the figure for {period_label(q.start, q.end)}") + shown
+    return Quote(text, shown, picks, holders, sources, evidence, missing)
+
+
+# -- choosing the sentences ------------------------------------------------------------------
+
+
+def _story(c: Candidate, ranked: Sequence[Candidate]) -> Candidate:
+    """For a headline, its story's best sentence (the headline itself when the source has none
+    to quote); any other sentence is its own story."""
+    if c.position != HEADLINE:
+        return c
+    return next((o for o in ranked if o.source is c.source and o.position != HEADLINE), c)
+
+
+def _finer_than_year(c: Candidate) -> bool:
+    """Does the sentence name a month or a day (or a day relative to when it was said)?"""
+    return any(month or day for _, month, day in dates(c.sentence)) or \
+        reported_when(c.sentence, c.source.date) is not None
+
+
+def _salience(c: Candidate, question: str) -> int:
+    """How often the source mentions the people a sentence names (by any part of the name)."""
+    counts = [max(len(re.findall(rf"\b{re.escape(part)}\b", c.source.passage)) for part in name.split())
+              for name in new_names(c.sentence, question)]
+    return max(counts, default=0)
+
+
+def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = None,
+            kind: str | None = None, groups: Sequence[str] | None = None,
+            full: str | None = None) -> list[Candidate]:
+    """The sentences the quoted answer consists of.
+
+    One per period block for comparisons and evolution (in block order), so each period is
+    answered from its own sources. Otherwise the best sentence; when it lacks what the answer
+    type asks for (no person, no figure), the best one from the same source that has it. An
+    open question ("what did X say about Y") gets a short excerpt: the best sentence and the
+    source's other strong ones, in the order they were said, and a second source when it is
+    nearly as good. A headline that answers best is shown above its story's best sentence.
+    `full` is the question as asked, as for `rank`.
+    """
+    if not ranked:
+        return []
+    full = full or question
+    kind = kind if kind is not None else answer_type(full)
+    if mode in ("comparison", "evolution") and groups:
+        picks = []
+        # the names the question gives ("Israel", "Gaza", "NHS"): a name has no synonym
+        subject = content_words(" ".join(re.findall(r"(?<!^)(?<![.?!] )\b[A-Z][\w'’-]+",
+                                                    question))) - en.NOT_SUBJECT
+        best_of = {g: [c for c in ranked if c.source.group == g and not off_subject(c, ranked)]
+                   for g in groups}
+        said = {id(c): content_words(c.sentence) for g in groups for c in best_of[g]}
+        told = any(subject & words for words in said.values())
+        about = content_words(question) - en.NOT_ABOUT
+        for g in groups:
+            # The period's best line that speaks of the subject when another period's does:
+            # "The UK has lost its clear global leadership position on climate action" shares
+            # only "UK" and "position" with "How did the UK position on Israel and Gaza evolve?"
+            lines = [c for c in best_of[g] if not told or subject & said[id(c)]]
+            if not lines:
+                continue  # a period with nothing on the subject is left out, not misquoted
+            # of the lines nearly as good, the one that says most of what was asked about:
+            # 2010's "Total NHS spending will rise…" shares only "spending" with "Trend in
+            # defence spending", "spending 2 per cent of GDP on defence" both words
+            near = [c for c in lines[1:] if c.score >= PERIOD_NEAR * lines[0].score
+                    and not en.ASKS.search(c.sentence)]
+            first = max(lines[:1] + near, key=lambda c: len(about & said[id(c)]))
+            picks.append(first)
+            # a period whose best line is a headline is quoted from the story under it
+            story = _story(first, ranked)
+            if story is not first:
+                picks.append(story)
+        if picks:
+            return picks
+    best = ranked[0]
+    top = _story(best, ranked)  # a headline says what the story is; the quote comes from it
+    picks = [top] + ([best] if best is not top else [])
+    if kind == "person" and en.PRONOUN_SUBJECT.match(top.sentence):
+        # "Tuesday night, he picked up his first Hart Trophy" answers "who?" only with the
+        # sentence before it, which says who "he" is
+        before = next((c for c in ranked if c.source is top.source
+                       and c.position == top.position - 1 >= 0), None)
+        if before is not None:
+            picks.append(before)
+    rest = [c for c in ranked if all(c is not p for p in picks)]
+    if kind is not None:
+        if not any(holds(p, full, kind) for p in picks):
+            typed = [c for c in rest if holds(c, full, kind)]
+            if kind == "person" and content_words(full) & en.OFFICE_STEMS:
+                typed = [c for c in typed if office_holder(c.sentence, full) is not None
+                         or speaks_as_asked(content_words(full), c.source)]
+            if kind == "person":
+                # Of the source's good sentences that name someone, the one naming whom the
+                # source talks about most: a tribute says "Verlie" ten times, "Las Vegas" once.
+                good = [c for c in typed if c.score >= 0.6 * top.score]
+                typed = sorted(good, key=lambda c: -_salience(c, full)) + \
+                    [c for c in typed if c not in good]
+            if kind == "date" and not en.YEAR_ASKED.search(asked(full)):
+                # "from when?" asks for a day: "set to begin on 5 September", not "since 2006"
+                typed.sort(key=lambda c: not _finer_than_year(c))
+            same = next((c for c in typed if c.source is top.source), None)
+            extra = same or (typed[0] if typed and typed[0].score >= 0.7 * top.score else None)
+            if extra is not None:
+                picks.append(extra)
+        elif kind == "person" and gives(kind, top.sentence, full):
+            # The best sentence names someone; a nearly as good one may name whom the sources
+            # are about (a place or a passer-by is named once, the person honoured throughout).
+            good = [c for c in rest if c.score >= 0.6 * top.score
+                    and c.source is top.source and gives(kind, c.sentence, full)]
+            pick = max(good, key=lambda c: _salience(c, full), default=None)
+            if pick is not None and _salience(pick, full) > _salience(top, full):
+                picks.append(pick)
+        return picks
+    words = sum(len(p.sentence.split()) for p in picks)
+    for c in rest:
+        # The sentence right after a quoted one usually carries its point on ("This issue, in
+        # terms of … special needs …" after "for introducing the IDEA legislation"), so it
+        # needs less to join than one from elsewhere in the speech.
+        follows = any(c.position == p.position + 1 for p in picks)
+        if c.source is top.source and c.sentence != top.sentence \
+                and c.score >= (JOIN_NEXT if follows else JOIN) * best.score \
+                and words + len(c.sentence.split()) <= EXCERPT_WORDS:
+            picks.append(c)
+            words += len(c.sentence.split())
+        if len(picks) == 3:
+            break
+    second = next((c for c in rest if c.source.number != top.source.number
+                   and c.sentence != top.sentence), None)
+    # A second source nearly as good joins when it speaks of what was asked about: a Budget
+    # speech on "the Government's NHS workforce plan" is no answer to "the government's
+    # immigration policy".
+    about = content_words(question) - en.NOT_ABOUT - en.NOT_TOPIC
+    if second is not None and second.score >= 0.85 * best.score \
+            and (not about or about & content_words(second.source.passage)):
+        picks.append(second)
+        # a second source's headline is quoted with its story too, as the first's is: "Hyundai
+        # and Kia recall: Some SUVs should be parked outside over…" says why only in its story
+        story = _story(second, ranked)
+        if story is not second:
+            picks.append(story)
+    return picks
+
+
+def quoted_answer(question: str, picks: Sequence[Candidate], *, kind: str | None = None,
+                  labels: dict[str, str] | None = None) -> str:
+    """The extractive answer's text: one line per source quoted, a period label before each in
+    blocks."""
+    kind = kind if kind is not None else answer_type(question)
+    lines = []
+    by_source: dict[int, list[Candidate]] = {}
+    for c in picks:
+        by_source.setdefault(id(c.source), []).append(c)
+    for same in by_source.values():
+        c = _excerpt(same)
+        text = render_pick(c, question, kind)
+        group = c.source.group
+        if labels and group in labels:
+            text = f"{labels[group]}: {text}"
+        lines.append(text + ("" if text.endswith((".", "”")) else "."))
+    return "\n".join(lines)
+
+
+def holds(c: Candidate, question: str, kind: str | None) -> bool:
+    """Does the sentence hold what the answer type asks for?"""
+    if kind == "person" and not names_speaker(question, c.source) \
+            and speaks_as_asked(content_words(question), c.source):
+        return True  # the speaker, in the office asked about
+    return gives(kind, c.sentence, question, c.source.date)
+
+
+# -- an office held in turn ------------------------------------------------------------------
+
+
+def holder(c: Candidate, question: str) -> str | None:
+    """Whom a sentence gives the office the question asks about: its speaker, speaking in that
+    office, or the person it names as holding it."""
+    if not names_speaker(question, c.source) and speaks_as_asked(content_words(question), c.source):
+        return c.source.speaker
+    found = office_holder(c.sentence, question) if c.sentence else None
+    return found[0] if found else None
+
+
+def succession(question: str, ranked: Sequence[Candidate], kind: str | None) -> list[Candidate]:
+    """The holders of an office asked about over a period, when the period's sources give it
+    to several people in turn: the best sentence of each, in date order; else [].
+
+    "Who was Prime Minister in 2022?" over that year's debates had been answered by Boris
+    Johnson's March statement alone, while the same sources name Liz Truss in September and
+    Rishi Sunak in November: one name is a wrong answer for the year. The holders count as a
+    succession only when their dates do not overlap (each holder's sources all dated before
+    the next one's), so a passing mention of a predecessor, or another country's prime minister
+    on the same day, leaves the single answer as it was. Sentences under the period floor's
+    share of the best one are not read.
+    """
+    if kind != "person" or not ranked or not content_words(question) & en.OFFICE_STEMS:
+        return []
+    best: dict[str, Candidate] = {}
+    days: dict[str, list[str]] = {}
+    for c in ranked:
+        if off_subject(c, ranked) or not c.source.date:
+            continue
+        name = holder(c, question)
+        if not name:
+            continue
+        key = surname(name)
+        best.setdefault(key, c)
+        days.setdefault(key, []).append(c.source.date[:10])
+    if len(best) < 2:
+        return []
+    spans = sorted((min(d), max(d), key) for key, d in days.items())
+    if any(earlier[1] >= later[0] for earlier, later in zip(spans, spans[1:])):
+        return []
+    return [best[key] for _, _, key in spans]
+
+
+def holder_unnamed(question: str, picks: Sequence[Candidate], kind: str | None) -> bool:
+    """Is an office's holder asked for ("Who was Home Secretary in 2020?") and named by none of
+    the quoted sentences, nor the speaker in it? Then "Chris Philp [6]: “The Home Secretary has
+    appointed…”" must not read as naming him."""
+    return kind == "person" and bool(content_words(question) & en.OFFICE_STEMS) and bool(picks) \
+        and not any(holds(c, question, kind) for c in picks)
+
+
+# -- a figure of another time, and one given later ------------------------------------------
+
+
+def figure_elsewhen(picks: Sequence[Candidate], kind: str | None, start: dt.date | None,
+                    end: dt.date | None) -> bool:
+    """Is a figure asked for in a named period, and does each quoted sentence date its figure
+    to another time? "How many small boat arrivals were there in 2022?" over 2022 debates is
+    quoted "Last year more than 28,000 people crossed the channel" (said in April 2022: 2021);
+    the quote stays, the nearest the sources come, but must not read as the 2022 figure."""
+    if kind != "number" or start is None or end is None:
+        return False
+    said = [c for c in picks if c.position != HEADLINE]
+    if not said:
+        return False
+    for c in said:
+        when = reported_when(c.sentence, c.source.date)
+        # the time must frame the sentence: "…want to do it again next month!" dates a plan,
+        # not the 7 people who came
+        if when is None or (when.start <= end and when.end >= start) or not re.match(
+                rf"\W*(?:(?:back\s+)?in\s+)?{re.escape(when.expression)}\b", c.sentence, re.I):
+            return False
+    return True
+
+
+def no_figure(picks: Sequence[Candidate], kind: str | None, question: str) -> bool:
+    """Does a quote for a how-many or how-much question state no figure at all ("crossings in
+    2023 are running about a third lower")?"""
+    return kind == "number" and not any(
+        stated_figures(c.sentence, question)[0] for c in picks if c.position != HEADLINE)
+
+
+def _names_period(c: Candidate, start: dt.date, end: dt.date) -> bool:
+    """Does a sentence date something it says to within the period: "29,437 in 2023" for 2023,
+    "last year" said in 2024? A wider time ("in 2022" for March 2022) does not."""
+    for year, month, day in dates(c.sentence):
+        if year is None:
+            continue
+        if day:
+            lo = hi = dt.date(year, month, day)
+        else:
+            lo, hi = month_span(year, month) if month else year_span(year)
+        if start <= lo and hi <= end:
+            return True
+    when = reported_when(c.sentence, c.source.date)
+    return when is not None and start <= when.start and when.end <= end
+
+
+def given_later(question: str, ranked: Sequence[Candidate], start: dt.date, end: dt.date,
+                floor: float) -> Candidate | None:
+    """The best sentence of sources dated after the period that states the figure asked for
+    and dates it to the period, scoring at least `floor`."""
+    what = counted(question)
+    # and what the question names, whole: "Bank Rate", not "the Bank of England's 2 per cent
+    # target" in a report on inflation
+    whole = [m.group(0).lower() for m in en.NAME_PHRASE_OR_ACRONYM.finditer(asked(question))
+             if not en.WH.match(m.group(0))]
+    for c in ranked:
+        if c.score < floor:
+            break
+        if c.position == HEADLINE or off_subject(c, ranked) or not _names_period(c, start, end):
+            continue
+        if not all(name in c.sentence.lower() for name in whole):
+            continue
+        # what is counted must be named, if not right after the figure ("45,700 people crossed
+        # the channel in small boats in 2022" counts small boat arrivals)
+        if stated_figures(c.sentence, question)[0] and (not what or what & words_of(c.sentence)):
+            return c
+    return None
+
+
+@dataclass(frozen=True)
+class Later:
+    """Sources dated after a past period asked about (`reported_later`), with their passages."""
+
+    result: Any
+    passages: Mapping[int, str]
+    roles: Mapping[int, str]
+
+
+def _given_later(later: Later, question: str, q, kind: str | None, embedder, number: int,
+                 floor: float) -> Candidate | None:
+    """The sentence of a source dated after the period that gives its figure, numbered on
+    after the period's own sources."""
+    ranked = rank(question, numbered(later.result, later.passages, later.roles),
+                             mode="hard_filter", embedder=embedder, kind=kind, full=q.question,
+                             as_of=q.as_of)
+    c = given_later(q.question, ranked, q.start, q.end, floor)
+    return None if c is None else replace(c, source=replace(c.source, number=number))
+
+
+# -- names the sources never mention --------------------------------------------------------
+
+_CALENDAR = frozenset(MONTHS) | frozenset(WEEKDAYS)
+
+
+def _spelled_out(acronym: str, text: str) -> bool:
+    """Does the text write the acronym with stops ("U.S.A.") or in words ("gross domestic
+    product", "United States of America")? Reading too much as spelled out only leaves a note
+    unsaid."""
+    stops = r"\.?\s?".join(acronym)
+    words = r"\s+(?:(?:of|and|the|for|&)\s+)*".join(rf"{c}[\w'’-]*" for c in acronym)
+    return re.search(rf"(?<!\w)(?:{stops}\.?|{words})(?!\w)", text, re.I) is not None
+
+
+def unmentioned(question: str, sources: Sequence[Source]) -> list[str]:
+    """The names the question gives that no source mentions.
+
+    Retrieval always finds the closest passages; when the person or thing the question is
+    about is not among them ("How did Serena Williams do?" over debates), the quote is the
+    nearest the sources come, not an answer, and the reader is told so. A name counts as
+    mentioned when any of its words is: a surname is enough, and so is "Boston" for "the
+    Boston Fed" (the report says "Federal Reserve Bank of Boston"). Saying a name is missing
+    when it is there would mislead; missing one that is absent only leaves the quote as it was.
+    """
+    told = " ".join(f"{s.passage} {s.title} {s.speaker} {s.role}" for s in sources)
+    seen = told.lower()
+    out = []
+
+    def plain(word: str) -> str:
+        return re.sub(r"['’]s$", "", word).strip(".").lower()
+
+    for m in (m for part in split(question) for m in en.NAME_PHRASE_OR_ACRONYM.finditer(part)):
+        words = m.group(0).split()
+        while words and (plain(words[0]) in STOPWORDS or plain(words[0]) in _CALENDAR
+                         or en.WH.match(words[0])):
+            words = words[1:]  # "Did Rishi Sunak…", "On Monday Keir Starmer…"
+        acronym = len(words) == 1 and en.ACRONYM.fullmatch(words[0]) is not None
+        if (len(words) < 2 and not acronym) or any(plain(w) in _CALENDAR for w in words):
+            continue
+        if acronym and _spelled_out(words[0], told):
+            continue
+        keys = [w for w in map(plain, words) if len(w) >= 3 and w not in STOPWORDS]
+        # "Secretary" does not mention the Defence Secretary: an office is named by its own word
+        keys = [w for w in keys if w not in en.OFFICE_WORDS] or keys
+        if keys and not any(re.search(r"(?<!\w)" + re.escape(w) + r"(?!\w)", seen) for w in keys):
+            out.append(re.sub(r"['’]s$", "", " ".join(words).rstrip(".")))
+    return list(dict.fromkeys(out))
+
+
+# -- the quote as written -------------------------------------------------------------------
+
+
+def _trim(sentence: str) -> str:
+    words = sentence.split()
+    return sentence if len(words) <= QUOTE_WORDS else " ".join(words[:QUOTE_WORDS]) + "…"
+
+
+def _quote(text: str) -> str:
+    return "“" + text.strip().strip("“”\"") + "”"
+
+
+def _excerpt(picks: Sequence[Candidate]) -> Candidate:
+    """Sentences of one source as one quote, in the order they were said ("…" for a gap)."""
+    head = next((c.sentence for c in picks if c.position == HEADLINE), "")
+    ordered = sorted((c for c in picks if c.position != HEADLINE), key=lambda c: c.position)
+    if not ordered:
+        return replace(picks[0], sentence="", headline=head)
+    text = _trim(ordered[0].sentence)
+    for prev, c in zip(ordered, ordered[1:]):
+        text += (" " if c.position == prev.position + 1 else " … ") + _trim(c.sentence)
+    return replace(picks[0], sentence=text, headline=head)
+
+
+def _date(value: str | None) -> str | None:
+    day = iso_day(value)
+    return day_label(day) if day else value
+
+
+def render_pick(c: Candidate, question: str, kind: str | None) -> str:
+    """One quoted sentence, attributed, cited and dated."""
+    s = c.source
+    when = _date(s.date)
+    speaker = s.speaker or ""
+    role = s.role or ""
+    # "yesterday" in a sentence said on 8 May 2023 is 7 May 2023: say so after the quote.
+    said_text = c.sentence or c.headline
+    reported = reported_when(said_text, s.date)
+    said = s.date[:10] if s.date else ""
+    after = ""
+    if reported and not reported.start.isoformat() <= said <= reported.end.isoformat() \
+            and reported.label.lower() not in said_text.lower():
+        # "(yesterday: 7 May 2023)"; a sentence that already says "October 2025" needs no tag,
+        # and one saying "5 September" only the year: "(5 September 2022)"
+        partial = reported.label.lower().startswith(reported.expression.lower())
+        after = f" ({reported.label})" if partial else f" ({reported.expression}: {reported.label})"
+    dated = f" ({when})" if when else ""
+    cited = f"{speaker} [{s.number}]{dated}" if speaker else f"[{s.number}]{dated}"
+    if not c.sentence:
+        # the headline alone: "cnn.com [1] (12 July 2022), headline: “…”"
+        return f"{cited}, headline: {_quote(c.headline)}{after}"
+    under = f", under the headline {_quote(c.headline)}" if c.headline else ""
+    if kind == "person" and speaks_as_asked(content_words(question), s):
+        office = re.sub(r"^the\s+", "", role, flags=re.I)  # "speaking as Prime Minister"
+        head = f"{speaker}, speaking as {office}" + (f" on {when}" if when else "")
+        return f"{head} [{s.number}]{under}: {_quote(c.sentence)}{after}"
+    holder = office_holder(c.sentence, question) if kind == "person" else None
+    if holder is not None:
+        # Who holds the office first, then who said so: "Who was Chancellor in July 2022?" is
+        # answered "Nadhim Zahawi, named as Chancellor by Simon Clarke…", not "Simon Clarke…".
+        name, office = holder
+        head = f"{name}, named as {office}" + (f" by {speaker}" if speaker else "") + \
+            (f" on {when}" if when else "")
+        return f"{head} [{s.number}]{under}: {_quote(c.sentence)}{after}"
+    if speaker or under:
+        return f"{cited}{under}: {_quote(c.sentence)}{after}"
+    return f"{_quote(c.sentence)} [{s.number}]{dated}{after}"
+
+
+def unmentioned_note(names: Sequence[str]) -> str:
+    """The line that opens an answer whose sources never name who or what was asked about."""
+    listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+    return closest_note(f"mentions {listed}")
+
+
+def succession_note(n: int, period: str) -> str:
+    """The line before the quoted holders of an office that changed hands in the period."""
+    return f"The sources of {period} name {n} holders of that office in turn, in date order:\n"
+
+
+def later_note(period: str, lacking: bool = True) -> str:
+    """The line before a figure for a past period quoted from a source dated after it: first
+    because the period's own sources give none, or because it answers better."""
+    if lacking:
+        return f"No source dated in {period} gives the figure for {period}; one dated later does:\n"
+    return f"A source dated after {period} gives the figure for {period}:\n"
+
+
+def closest_note(lacking: str) -> str:
+    """The line before a quote that is the nearest the sources come to an answer."""
+    return f"No source found {lacking}; the closest they come:\n"

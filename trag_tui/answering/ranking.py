@@ -1,0 +1,311 @@
+"""Every sentence of the sources, ranked by how well it answers the question: the one list.
+
+Retrieval finds the right documents; what the reader needs is the sentence in them that
+answers. One ranking serves every reader of the sources: the quoted answer is chosen from it,
+the few sentences a small model is shown are its best, a few per source with every period
+block represented, and the Evidence lines are the best sentence of each top source. The score
+adds the embedder's likeness to the question (and to its asking sentence), the share of the
+question's words the sentence holds, and leans for what the answer kind asks for, who speaks,
+and how fresh a report is. English only beyond the embedder: the words are `lexicon_en`'s.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..temporal.calendar import iso_day
+from ..text.sentences import runs
+from ..text.words import STOPWORDS, content_words
+from . import lexicon_en as en
+from .events import EvidenceLine
+from .facts import names_speaker, speaks_as_asked
+from .kind import answer_type, asked, counted, counts, gives, stated_figures
+from .sources import Source
+
+QUOTE_WORDS = 60
+COUNT_BONUS = 0.25  # what a figure with the counted noun after it adds to a sentence's score
+HEADLINE = -1  # the position of a source's headline among its sentences
+ASKING = 0.6  # the asking sentence's share of a sentence's likeness to a question set in a scene
+FRESH, FRESH_HALF_LIFE = 0.2, 7  # the lean to fresh news, and the days it takes to halve
+PERIOD_FLOOR = 0.5  # a period's best line under this share of the best line of all is no answer
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A source sentence with how well it answers the question."""
+
+    source: Source
+    sentence: str
+    score: float
+    position: int = 0  # the sentence's place in its source's passage (HEADLINE: its headline)
+    headline: str = ""  # of a quoted excerpt: the source's headline, quoted before it
+
+
+_SITE = re.compile(r"\s+[|–—-]\s+(?:[\w.'’&]+\s*){1,3}$")
+
+
+_PLAIN_WORD = re.compile(r"(?<![\w-])[a-z]{3,}(?![\w-])")
+
+
+def headline(title: str | None) -> str | None:
+    """A title that states something, as a headline does, without the site's name after it
+    ("… | CNN Business"); a cut title keeps its "…". A heading or a series name ("Prime
+    Minister / Engagements", "Beige Book, May 1970: Federal Reserve Bank of Boston",
+    "conv-26 session 1: Caroline and Melanie") has fewer than three plain lower-case words
+    and states nothing."""
+    text = (title or "").strip()
+    cut = text.endswith(("...", "…"))
+    text = _SITE.sub("", text.rstrip(".… ").strip()).strip()
+    plain = [w for w in _PLAIN_WORD.findall(text) if w not in STOPWORDS]
+    if len(plain) < 3:
+        return None
+    return text + ("…" if cut else "")
+
+
+def _topic(question_words: set[str], sources: Sequence[Source], theirs: set[int]) -> set[str]:
+    """The question's words that are not who speaks, their office, or a verb of saying."""
+    who: set[str] = set(en.NOT_TOPIC)
+    for s in sources:
+        if id(s) in theirs:
+            who |= content_words(f"{s.speaker or ''} {s.role or ''}")
+    return question_words - who
+
+
+def _unlabelled(sentence: str, source: Source) -> str:
+    """A turn's first sentence without its speaker's label ("Nate: Can't wait to hear about
+    it."), as it is embedded: the label names who speaks, which every sentence of the turn
+    shares, and embedded with it a turn's opening chit-chat read as close to any question
+    naming the speaker ("What did Nate take to the beach in Tampa?") as the sentence that
+    answers it. Its words still count among those the question shares."""
+    speaker = (source.speaker or "").strip()
+    if speaker and sentence.startswith(speaker + ":"):
+        return sentence[len(speaker) + 1:].lstrip() or sentence
+    return sentence
+
+
+def rank(question: str, sources: Sequence[Source], *, mode: str | None = None, embedder=None,
+         kind: str | None = None, full: str | None = None,
+         as_of: object = None) -> list[Candidate]:
+    """Every sentence of the sources, best answer first.
+
+    The score adds the embedding similarity to the question and to its asking sentence (when an
+    embedder is given), the share of the question's words the sentence holds, and bonuses for
+    holding what the answer type asks for; newer sources win ties when the present state is
+    asked for. `question` is what retrieval searched for (the time taken out); `full`, the
+    question as asked, says what kind of figure is wanted ("How many…", "How much does it
+    cost…"); `as_of`, the day it is asked on, how fresh each news report is.
+    """
+    full = full or question
+    kind = kind if kind is not None else answer_type(full)
+    qwords = content_words(question)
+    ask = asked(question)
+    what = counted(full) if kind == "number" else set()
+    focus = content_words(ask) if ask != question else set()
+    if kind is not None:
+        measure = content_words(en.MEASURE_WORDS)
+        qwords = qwords - measure or qwords
+        focus = focus - measure or focus
+    rows: list[tuple[Source, str, int]] = []
+    lead: list[float] = []
+    for s in sources:
+        head = headline(s.title)
+        if head:
+            # A news headline is the story's point in a line, often the very name a quiz asks
+            # for ("'Squid Game': Netflix green lights season 2"), where the text describes it.
+            rows.append((s, head, HEADLINE))
+            lead.append(1.0)
+        at = 0
+        for r, run in enumerate(runs(s.passage)):
+            at += r > 0  # a gap between runs: their sentences do not follow on
+            for i, sentence in enumerate(run):
+                if len(sentence.split()) >= 4:
+                    rows.append((s, sentence, at + i))
+                    # Reports and news put the fact first; a passage that starts mid-text has
+                    # no lead.
+                    lead.append(max(0.0, 1.0 - i / 4)
+                                if r == 0 and not s.passage.startswith("…") else 0.0)
+            at += len(run)
+    if not rows:
+        return []
+    news = sum(1 for r in rows if r[2] == HEADLINE) >= 0.5 * len(sources)  # most carry a headline
+    sims = np.zeros(len(rows), dtype=np.float32)
+    if embedder is not None:
+        # A news quiz sets the scene before it asks ("Britain bid farewell to Queen Elizabeth II
+        # with a grand funeral this week. … Which kind of animal was it?"), and every report of
+        # the story restates the scene: likeness to the whole question rewards those lines, so
+        # over news the asking sentence weighs on its own as well. Over debates the scene names
+        # the subject the question refers back to ("The government announced a deal with
+        # Rwanda. What was the scheme meant to do?"), and "a similar scheme" is no answer. A
+        # question in the sources ('What does "PSL" stand for?') is like the asking sentence
+        # but answers nothing, so it is held to the whole question.
+        heads = [question, ask] if ask != question and news else [question]
+        vecs = embedder.encode(heads + [_unlabelled(r[1], r[0]) for r in rows])
+        m = vecs[len(heads):]
+        lengths = np.linalg.norm(m, axis=1)
+
+        def likeness(q: np.ndarray) -> np.ndarray:
+            norms = lengths * (np.linalg.norm(q) or 1.0)
+            return (m @ q) / np.where(norms > 0, norms, 1.0)
+
+        sims = likeness(vecs[0])
+        if len(heads) == 2:
+            asks = np.array([bool(en.ASKS.search(r[1])) for r in rows])
+            sims = np.where(asks, sims, (1 - ASKING) * sims + ASKING * likeness(vecs[1]))
+    dated = sorted({s.date for s in sources if s.date}, reverse=True)
+    newness = {d: 1.0 - i / max(len(dated), 1) for i, d in enumerate(dated)}
+    # News asked about in the present ("Which state has the most cases?", "What is the name of
+    # the hurricane that has left…") with no time cue: a later report of a developing story
+    # supersedes an earlier one. A conversation or a speech is not superseded so: what someone
+    # said of themselves once ("my grandma is from Sweden") holds in every later session.
+    lean = 0.2 if mode == "hybrid" and en.PRESENT.search(ask) and news else 0.0
+    # News asked about with no time named is the news of the days before it is asked: "Which
+    # league is LeBron James buying a team in?" is this week's pickleball deal, not August's
+    # contract. A report loses half of the lean for each week before the day asked.
+    asked_on = iso_day(as_of) if mode == "hybrid" and news else None
+    order = {id(s): i for i, s in enumerate(sorted(sources, key=lambda s: -s.score))}
+    # Who said it is part of the question: "What did the Chancellor say…", "What did Senator
+    # Lott say…". When some source is theirs, the others' sentences are not the answer.
+    named = {id(s) for s in sources if names_speaker(question, s)}
+    theirs = named | {id(s) for s in sources if speaks_as_asked(qwords, s)}
+    gist = kind is None and bool(theirs) and not _topic(qwords, sources, theirs)
+    # "the government's policy", unless the opposition's is asked about too
+    governing = bool(en.GOVERNMENT.search(question)) and not qwords & en.OPPOSITION
+    longest = max((len(s.passage.split()) for s in sources if id(s) in theirs), default=1) \
+        if gist else 1
+    out = []
+    for (s, sentence, position), sim, first in zip(rows, sims, lead):
+        words = content_words(sentence)
+        lex = len(qwords & words) / len(qwords) if qwords else 0.0
+        if focus:
+            # the asking sentence's words weigh more: the scene alone does not answer
+            lex = 0.7 * lex + 0.3 * len(focus & words) / len(focus)
+        score = float(sim) + 0.5 * lex + 0.1 * first
+        if gist and id(s) in theirs:
+            # "What did Senator Lott say on 28 January 1997?" names who and when but no
+            # subject, so likeness to the question means nothing: the gist of what they said
+            # is the opening of their longest statement.
+            score += 0.4 * max(0.0, 1.0 - max(position, 0) / 4) + 0.3 * len(s.passage.split()) / longest
+        n = len(sentence.split())
+        if n > QUOTE_WORDS:
+            score -= 0.1
+        if n < 7:
+            score -= 0.3  # a heading or a fragment ("The Prime Minister was asked—")
+        if en.ASKS.search(sentence) or en.ANNOUNCES.search(sentence):
+            # a question ("To ask the Chancellor…?") asks, and "I will make a statement on the
+            # situation in Gaza" announces; neither answers
+            score -= 0.3
+        if id(s) in theirs:
+            # For "who is the Chancellor" the speaker in that office IS the answer; for "who
+            # did Harry Reid honor" the speaker is named, so the answer is someone else.
+            score += 0.6 if kind == "person" and not named else 0.3
+        elif theirs:
+            score -= 0.2
+        if governing and content_words(s.role or "") & en.OPPOSITION:
+            score -= 0.2  # the Shadow Home Secretary's words are not the government's policy
+        if kind == "person" and gives(kind, sentence, full):
+            score += 0.25
+        elif kind == "date" and gives(kind, sentence, full, s.date):
+            score += 0.15
+        elif kind == "number":
+            stated, other = stated_figures(sentence, full)
+            score += 0.15 if stated else -0.15 if other else 0.0
+            if counts(sentence, what):
+                score += COUNT_BONUS
+        if lean and s.date:
+            score += lean * newness.get(s.date, 0.0)
+        day = iso_day(s.date) if asked_on else None
+        if asked_on and day:
+            score += FRESH * 0.5 ** (max(0, (asked_on - day).days) / FRESH_HALF_LIFE)
+        if mode == "decay" and s.date:
+            # The present state is what the newest sources say; a typed question ("who is",
+            # "what rate") wants that state, an open one only leans towards it.
+            score += (0.3 if kind else 0.15) * newness.get(s.date, 0.0)
+        score += 0.05 * (1.0 - order.get(id(s), 0) / max(len(sources), 1))
+        out.append(Candidate(s, sentence, score, position))
+    out.sort(key=lambda c: -c.score)
+    return out
+
+
+def off_subject(c: Candidate, ranked: Sequence[Candidate]) -> bool:
+    """Whether a line scores under the period floor's share of the best line of all (`ranked`
+    is best first): over sources that do not speak of the subject (a 1997 speech about a NATO
+    trip for "How has the discussion on climate targets evolved?") the best line is no answer.
+    A best line at or below zero gives no scale to measure by, so nothing is off it then."""
+    floor = PERIOD_FLOOR * ranked[0].score
+    return floor > 0 and c.score < floor
+
+
+# -- what each reader takes from the list -----------------------------------------------------
+
+EVIDENCE_LINES = 4
+EVIDENCE_WORDS = 45
+CONTEXT_SENTENCES = 6  # what a small model is shown
+PER_SOURCE = 2
+
+
+def _shorten(sentence: str, words: int = EVIDENCE_WORDS) -> str:
+    parts = sentence.split()
+    return sentence if len(parts) <= words else " ".join(parts[:words]) + "…"
+
+
+def line_of(c: Candidate) -> EvidenceLine:
+    """A sentence as an Evidence line: its source's number and date, and the sentence, shortened."""
+    return EvidenceLine(c.source.number, c.source.date, _shorten(c.sentence))
+
+
+def _blocks_first(ranked: Sequence[Candidate]) -> list[Candidate]:
+    """The same sentences with the first of each period block moved to the front, so the
+    prompt and the evidence cover every period an evolution or comparison answer speaks of."""
+    firsts: list[Candidate] = []
+    seen: set[str] = set()
+    for c in ranked:
+        g = c.source.group
+        if g is not None and g not in seen:
+            seen.add(g)
+            firsts.append(c)
+    return firsts + [c for c in ranked if not any(c is f for f in firsts)]
+
+
+def evidence(ranked: Sequence[Candidate], limit: int = EVIDENCE_LINES) -> list[EvidenceLine]:
+    """The best sentence of each of the top sources (one per source), in source order.
+
+    The sentence is the one the answer ranking puts first for its source; sources are taken
+    by retrieval score, every period block's best first. A source whose best line scores
+    under the period floor's share of the best line of all has nothing to show for this
+    question (a 1997 speech about a NATO trip under a question on climate targets), as the
+    answer itself leaves such a period out.
+    """
+    best: dict[int, Candidate] = {}
+    for c in ranked:
+        if off_subject(c, ranked):
+            break  # ranked is best first: every later line scores lower still
+        best.setdefault(c.source.number, c)
+    by_score = sorted(best.values(), key=lambda c: (-c.source.score, c.source.number))
+    out: list[EvidenceLine] = []
+    seen_text: set[str] = set()
+    for c in _blocks_first(by_score):
+        key = c.sentence.lower()
+        if key in seen_text:
+            continue  # near-duplicate sources quote the same sentence
+        seen_text.add(key)
+        out.append(line_of(c))
+        if len(out) >= limit:
+            break
+    return sorted(out, key=lambda e: e.number)
+
+
+def for_prompt(ranked: Sequence[Candidate]) -> list[tuple[Source, str]]:
+    """The best sentences for the prompt, a few per source, every period block represented."""
+    picks: list[tuple[Source, str]] = []
+    per: dict[int, int] = {}
+    for c in _blocks_first(ranked):
+        if len(picks) >= CONTEXT_SENTENCES:
+            break
+        if (c.source, c.sentence) in picks or per.get(c.source.number, 0) >= PER_SOURCE:
+            continue
+        picks.append((c.source, c.sentence))
+        per[c.source.number] = per.get(c.source.number, 0) + 1
+    return picks
