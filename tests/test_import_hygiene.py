@@ -87,3 +87,84 @@ def test_a_real_ask_does_not_import_textual(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert "Flood defence funding" in proc.stdout
     assert proc.stdout.strip().endswith("CLEAN")
+
+
+# The packages from the bottom up: a module imports only from its own layer or below.
+LAYERS = [
+    ["trag_tui.errors", "trag_tui.settings", "trag_tui.text"],
+    ["trag_tui.temporal", "trag_tui.params"],
+    ["trag_tui.models"],
+    ["trag_tui.documents", "trag_tui.chunking", "trag_tui.storage", "trag_tui.ingest",
+     "trag_tui.corroboration", "trag_tui.facets"],
+    ["trag_tui.indexer", "trag_tui.stats", "trag_tui.doctor", "trag_tui.retrieval",
+     "trag_tui.evaluation"],
+    ["trag_tui.answering"],
+    # the shells: the CLI starts the chat app, which renders answers as the CLI does
+    ["trag_tui.render", "trag_tui.cli", "trag_tui.__main__", "trag_tui", "trag_tui.tui"],
+]
+
+
+def _import_graph() -> dict[str, set[str]]:
+    """Every module of the package and the modules of ours it imports (type-only ones too)."""
+    import ast
+
+    root = REPO / "trag_tui"
+    modules = {}
+    for path in root.rglob("*.py"):
+        parts = path.relative_to(REPO).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        modules[name] = path
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+        found = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                base = package.split(".")
+                if node.level:
+                    base = base[:len(base) - node.level + 1]
+                    target = ".".join(base + ([node.module] if node.module else []))
+                else:
+                    target = node.module or ""
+                for alias in node.names:
+                    if f"{target}.{alias.name}" in modules:
+                        found.add(f"{target}.{alias.name}")
+                    elif target in modules:
+                        found.add(target)
+            elif isinstance(node, ast.Import):
+                found |= {a.name for a in node.names if a.name in modules}
+        graph[name] = found - {name}
+    return graph
+
+
+def _layer(module: str) -> int:
+    best = max((p for layer in LAYERS for p in layer
+                if module == p or module.startswith(p + ".")), key=len)
+    return next(i for i, layer in enumerate(LAYERS) if best in layer)
+
+
+def test_no_import_points_back_up():
+    graph = _import_graph()
+    up = sorted(f"{m} -> {d}" for m, deps in graph.items() for d in deps
+                if _layer(d) > _layer(m))
+    assert up == []
+
+
+def test_no_import_loop_but_the_palettes():
+    graph = _import_graph()
+    loops: list[list[str]] = []
+    for start in sorted(graph):
+        reach = _reachable(graph, start)
+        if start in reach and not any(start in loop for loop in loops):
+            loops.append(sorted({m for m in reach if start in _reachable(graph, m)}))
+    assert loops == [["trag_tui.tui.app", "trag_tui.tui.commands"]]
+
+
+def _reachable(graph: dict[str, set[str]], start: str) -> set[str]:
+    stack, reach = [start], set()
+    while stack:
+        for d in graph[stack.pop()]:
+            if d not in reach:
+                reach.add(d)
+                stack.append(d)
+    return reach

@@ -203,7 +203,7 @@ def office_holder(text: str, question: str) -> tuple[str, str] | None:
         m = en.OFFICE_BEFORE.search(before)
         if m is None:
             continue
-        office = re.sub(r"^(?:The|This|That|Our|Their|His|Her) ", "", m.group(1)).rstrip(", ")
+        office = en.OPENING_DETERMINER.sub("", m.group(1)).rstrip(", ")
         if role_match(question_words, office) and not _qualified_otherwise(question, office):
             return name, office
     return None

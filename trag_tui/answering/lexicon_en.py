@@ -86,6 +86,15 @@ OFFICE_BEFORE = re.compile(rf"((?:[A-Z][\w'’-]+ ){{0,3}}(?:{'|'.join(OFFICE_NO
                             r"(?: (?:of|for|the|and|[A-Z][\w'’-]+,?))*?)$")
 QUALIFIED = re.compile(rf"\b([\w'’-]+)\s+(?:{'|'.join(OFFICE_NOUNS.split())})\b", re.I)
 # A sentence whose subject is a pronoun, after at most a short opening phrase ("Tuesday night,")
+# A determiner before an office a text names ("The Chancellor, …"): not part of the office
+OPENING_DETERMINER = re.compile(r"^(?:The|This|That|Our|Their|His|Her) ")
+THE_OPENING = re.compile(r"^the\s+", re.I)  # "the Prime Minister": "speaking as Prime Minister"
+# The small words an acronym's spelled-out form may hold between its letters ("United States
+# of America" for USA)
+ACRONYM_JOINER = r"\s+(?:(?:of|and|the|for|&)\s+)*"
+# How a sentence opens with the time its figure belongs to: "In 2022, …", "Back in March, …",
+# followed by the time expression itself
+TIME_OPENING = r"\W*(?:(?:back\s+)?in\s+)?"
 PRONOUN_SUBJECT = re.compile(r"^\W*(?:[^,.;:]{1,30},\s*)?(?:he|she|they)\b", re.I)
 # A name the question gives: two to five capitalised words ("Roger Federer", "Edinburgh
 # Fringe", "Secretary of State for Defence"), "of"/"the" allowed inside.

@@ -348,7 +348,7 @@ def figure_elsewhen(picks: Sequence[Candidate], kind: str | None, start: dt.date
         # the time must frame the sentence: "…want to do it again next month!" dates a plan,
         # not the 7 people who came
         if when is None or (when.start <= end and when.end >= start) or not re.match(
-                rf"\W*(?:(?:back\s+)?in\s+)?{re.escape(when.expression)}\b", c.sentence, re.I):
+                rf"{en.TIME_OPENING}{re.escape(when.expression)}\b", c.sentence, re.I):
             return False
     return True
 
@@ -429,7 +429,7 @@ def _spelled_out(acronym: str, text: str) -> bool:
     product", "United States of America")? Reading too much as spelled out only leaves a note
     unsaid."""
     stops = r"\.?\s?".join(acronym)
-    words = r"\s+(?:(?:of|and|the|for|&)\s+)*".join(rf"{c}[\w'’-]*" for c in acronym)
+    words = en.ACRONYM_JOINER.join(rf"{c}[\w'’-]*" for c in acronym)
     return re.search(rf"(?<!\w)(?:{stops}\.?|{words})(?!\w)", text, re.I) is not None
 
 
@@ -521,7 +521,7 @@ def render_pick(c: Candidate, question: str, kind: str | None) -> str:
         return f"{cited}, headline: {_quote(c.headline)}{after}"
     under = f", under the headline {_quote(c.headline)}" if c.headline else ""
     if kind == "person" and speaks_as_asked(content_words(question), s):
-        office = re.sub(r"^the\s+", "", role, flags=re.I)  # "speaking as Prime Minister"
+        office = en.THE_OPENING.sub("", role)  # "speaking as Prime Minister"
         head = f"{speaker}, speaking as {office}" + (f" on {when}" if when else "")
         return f"{head} [{s.number}]{under}: {_quote(c.sentence)}{after}"
     holder = office_holder(c.sentence, question) if kind == "person" else None
