@@ -78,14 +78,9 @@ def register_echo(register) -> None:
 
 
 def jsonl_index(folder: Path, rows: list[dict], *, name: str = "t.db", **knobs: Any):
-    """A real index file of JSONL documents with the hash embedder: the one way tests build
-    their small corpora (`knobs` are Settings fields)."""
-    from trag_tui.indexer import Indexer
-    from trag_tui.settings import Settings
-    from trag_tui.storage.index import open_index
+    """A real index file of JSONL documents with the hash embedder, left open (`knobs` are
+    Settings fields)."""
+    from tests.conftest import build_index
 
     (folder / "docs.jsonl").write_text("\n".join(json.dumps(r) for r in rows))
-    settings = Settings(db=folder / name, embedder="hash", **knobs)
-    index = open_index(settings.db, settings, create=True)
-    Indexer(index.conn, index.path, index.embedder, settings).run([folder / "docs.jsonl"])
-    return index
+    return build_index(folder / name, [folder / "docs.jsonl"], **knobs)

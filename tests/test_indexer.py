@@ -156,6 +156,7 @@ def test_other_embedder_is_refused(tmp_path):
         Indexer(conn, db, HashEmbedder(dim=128), Settings(db=db))
 
 
+@pytest.mark.slow
 def test_kill_9_leaves_a_sound_file_and_resume_completes(tmp_path):
     folder = tmp_path / "docs"
     folder.mkdir()

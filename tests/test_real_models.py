@@ -9,15 +9,13 @@ import datetime as dt
 
 import pytest
 
-from tests.conftest import SAMPLE_CORPUS
+from tests.conftest import SAMPLE_CORPUS, build_index
 from trag_tui.answering.events import Done, Token
 from trag_tui.answering.pipeline import ask
 from trag_tui.answering.ranking import HEADLINE, rank
 from trag_tui.answering.sources import Source
 from trag_tui.evaluation import evaluate, load_qa
-from trag_tui.indexer import Indexer
 from trag_tui.retrieval.modes import search
-from trag_tui.settings import Settings
 from trag_tui.storage.index import open_index
 
 pytestmark = pytest.mark.real_models
@@ -27,10 +25,10 @@ AS_OF = dt.date(2025, 11, 22)
 @pytest.fixture(scope="module")
 def sample_db(tmp_path_factory):
     db = tmp_path_factory.mktemp("real") / "sample.db"
-    settings = Settings(db=db, max_tokens=24)
-    idx = open_index(db, settings, create=True)
-    summary = Indexer(idx.conn, idx.path, idx.embedder, settings).run([SAMPLE_CORPUS])
-    assert summary.documents_added > 200 and not summary.files_failed
+    idx = build_index(db, [SAMPLE_CORPUS], embedder=None, max_tokens=24)
+    documents = idx.conn.execute("SELECT count(*) FROM documents").fetchone()[0]
+    failed = idx.conn.execute("SELECT count(*) FROM files WHERE error IS NOT NULL").fetchone()[0]
+    assert documents > 200 and failed == 0
     assert idx.meta("embedder") == "all-MiniLM-L6-v2" and idx.meta("embedding_dim") == "384"
     yield idx
     idx.close()

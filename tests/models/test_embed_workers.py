@@ -28,6 +28,7 @@ def test_devices_are_checked():
             resolve_device("cuda")
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(_cuda(), reason="this machine has CUDA")
 def test_index_refuses_cuda_where_there_is_none_in_one_line(tmp_path):
     out = CliRunner().invoke(cli, ["-d", str(tmp_path / "t.db"), "index", str(SAMPLE_CORPUS), "--device", "cuda"])

@@ -22,6 +22,7 @@ from textual import events  # noqa: E402
 from textual.widgets import Input, Markdown, OptionList, ProgressBar  # noqa: E402
 from textual.worker import Worker, WorkerState  # noqa: E402
 
+from tests.conftest import build_index  # noqa: E402
 from tests.fakes import ScriptedGenerator  # noqa: E402
 from trag_tui.indexer import Indexer  # noqa: E402
 from trag_tui.settings import Settings, user_dir  # noqa: E402
@@ -96,11 +97,8 @@ def built(tmp_path_factory) -> Path:
     """An index of the tiny corpus, built once for the module (tests open their own copy)."""
     root = tmp_path_factory.mktemp("index")
     corpus = write_corpus(root / "corpus")
-    settings = Settings(db=root / "t.db", embedder="hash")
-    idx = open_index(settings.db, settings, create=True)
-    Indexer(idx.conn, idx.path, idx.embedder, settings).run([corpus])
-    idx.close()
-    return settings.db
+    build_index(root / "t.db", [corpus]).close()
+    return root / "t.db"
 
 
 def make_app(db: Path, generator=None, **kwargs) -> TragApp:
@@ -405,6 +403,7 @@ async def test_palette_exports_the_conversation(built, tmp_path):
 
 
 @run_async
+@pytest.mark.slow
 async def test_palette_indexes_a_folder_and_opens_another_index(built, tmp_path):
     db = tmp_path / "copy.db"
     shutil.copy(built, db)
@@ -555,6 +554,7 @@ async def test_typing_after_opening_a_source_asks_a_question(built):
 
 
 @run_async
+@pytest.mark.slow
 async def test_focus_returns_to_the_question_box_after_every_dialog(built):
     app = make_app(built)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -835,6 +835,7 @@ async def test_a_failing_stopped_answer_does_not_end_the_next_one(built, failure
 
 
 @run_async
+@pytest.mark.slow
 async def test_the_conversation_list_opens_any_stored_conversation(built):
     history = History()
     for n, (cid, question) in enumerate([("a", "flood defences in 2014?"),
@@ -1008,6 +1009,7 @@ def test_markdown_passages_are_rendered_not_shown_raw():
 
 
 @run_async
+@pytest.mark.slow
 async def test_indexing_lists_failed_files_with_reasons(built, tmp_path):
     db = tmp_path / "copy.db"
     shutil.copy(built, db)

@@ -45,21 +45,10 @@ AS_OF = dt.date(2025, 11, 22)
 SERVER = os.environ.get("QDRANT_URL")
 
 
-@pytest.fixture(scope="module")
-def sample_db(tmp_path_factory):
-    """The bundled sample corpus indexed with the hash embedder (built once, copied per test)."""
-    db = tmp_path_factory.mktemp("sample") / "sample.db"
-    settings = Settings(db=db, embedder="hash")
-    idx = open_index(db, settings, create=True)
-    Indexer(idx.conn, idx.path, idx.embedder, settings).run([SAMPLE_CORPUS])
-    idx.close()
-    return db
-
-
 @pytest.fixture
-def db(sample_db, tmp_path):
+def db(sample_hash_db, tmp_path):
     path = tmp_path / "sample.db"
-    shutil.copy(sample_db, path)
+    shutil.copy(sample_hash_db, path)
     return path
 
 
@@ -181,6 +170,7 @@ def test_a_push_that_fails_half_way_resumes_from_the_last_acknowledged_batch(db)
     assert client.count("trag", exact=True).count == chunks
 
 
+@pytest.mark.slow
 def test_the_engine_gives_the_same_answers_over_qdrant(db, target):
     """Parity on the sample questions: recall@5 within 0.02, nothing leaked, nothing mixed."""
     idx = _open(db)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import SAMPLE_CORPUS
+from tests.conftest import REPO, SAMPLE_CORPUS
 from trag_tui.errors import IngestError
 from trag_tui.indexer import Indexer
 from trag_tui.ingest import DEFAULT_MAX_BYTES, FileRead, discover, read_file
@@ -206,7 +206,7 @@ def test_quoted_material_stays_in_the_turn_that_reads_it():
 
 def _oracle_bench():
     spec = importlib.util.spec_from_file_location(
-        "crec_oracle", Path(__file__).resolve().parents[1] / "bench" / "crec_oracle.py")
+        "crec_oracle", REPO / "bench" / "crec_oracle.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

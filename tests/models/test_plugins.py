@@ -53,7 +53,7 @@ def test_an_installed_generator_answers_and_is_still_checked(installed, tmp_path
 
 
 def test_an_installed_embedder_is_found_by_name_and_recorded_as_it(installed):
-    installed(EntryPoint("tiny", "tests.test_plugins:register_tiny", plugins.EMBEDDERS))
+    installed(EntryPoint("tiny", "tests.models.test_plugins:register_tiny", plugins.EMBEDDERS))
     assert embedder_name("tiny") == "tiny"
     assert load_embedder("tiny").dim == 16
     assert load_embedder("hash-32").dim == 32  # the built-in is still there
@@ -61,7 +61,7 @@ def test_an_installed_embedder_is_found_by_name_and_recorded_as_it(installed):
 
 def test_a_broken_or_clashing_plugin_is_reported_and_the_rest_still_work(installed):
     installed(EntryPoint("gone", "tests.no_such_module:register", plugins.EMBEDDERS),
-              EntryPoint("clash", "tests.test_plugins:register_clash", plugins.EMBEDDERS))
+              EntryPoint("clash", "tests.models.test_plugins:register_clash", plugins.EMBEDDERS))
     failures = plugins.embedders().failures
     assert set(failures) == {"gone", "clash"}
     assert "ModuleNotFoundError" in failures["gone"] and "already provides" in failures["clash"]

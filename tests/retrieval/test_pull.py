@@ -63,13 +63,12 @@ STARMER = [
 
 
 @pytest.fixture(scope="module")
-def pushed(tmp_path_factory):
+def pushed(tmp_path_factory, sample_hash_db):
     """The sample corpus indexed (hash embedder) and pushed to a local folder, once."""
     root = tmp_path_factory.mktemp("pushed")
     db = root / "sample.db"
-    settings = Settings(db=db, embedder="hash")
-    idx = open_index(db, settings, create=True)
-    Indexer(idx.conn, idx.path, idx.embedder, settings).run([SAMPLE_CORPUS])
+    shutil.copy(sample_hash_db, db)
+    idx = open_index(db, Settings(db=db, embedder="hash"))
     push(idx, parse_target(str(root / "q")))
     idx.close()
     return db, str(root / "q")

@@ -1,24 +1,33 @@
-"""Answer assembly, citations, streaming and cancellation, driven by a scripted model.
-
-Search results are built by hand so these tests need no index; the prompts of each mode are
-compared with golden files (regenerate with TRAG_TUI_UPDATE_GOLDEN=1 after a deliberate change).
-"""
+"""The answer stages end to end: sources, prompt, the gate at work, the quoted answer, the
+stream of events, cancelling; the sentence prompt is compared with golden files
+(regenerate with TRAG_TUI_UPDATE_GOLDEN=1 after a deliberate change)."""
 from __future__ import annotations
 
 import datetime as dt
 import json
-import os
 import threading
 import time
-from dataclasses import dataclass, field, replace
-from pathlib import Path
+from dataclasses import replace
 
 import pytest
-from hypothesis import given
-from hypothesis import settings as hsettings
-from hypothesis import strategies as st
 
-from bench.whole_prompt import CitationFilter, build_context, check_citations
+from tests.answering.results import (
+    AS_OF,
+    RESULTS,
+    TEXTS,
+    TQ,
+    comparison_result,
+    decay_result,
+    empty_result,
+    evolution_result,
+    golden,
+    hard_filter_result,
+    hit,
+    hybrid_result,
+    passages_for,
+    result,
+    run,
+)
 from tests.fakes import ScriptedGenerator, jsonl_index
 from trag_tui.answering.events import Done, Retrieved, Token, Writing
 from trag_tui.answering.pipeline import answer, ask, no_documents_message
@@ -29,134 +38,10 @@ from trag_tui.answering.sources import Source, _with_lead, arrange, window
 from trag_tui.errors import GenerationError
 from trag_tui.models.generation import estimate_tokens
 from trag_tui.render import NO_CITATION_NOTE, NO_MODEL_NOTE, render_answer
-from trag_tui.retrieval.modes import Hit, SearchResult
+from trag_tui.retrieval.modes import SearchResult
 from trag_tui.settings import Settings
 from trag_tui.text.labels import period_label
 from trag_tui.text.sentences import quotable, runs
-
-GOLDEN = Path(__file__).parent / "golden"
-UPDATE = os.environ.get("TRAG_TUI_UPDATE_GOLDEN") == "1"
-AS_OF = dt.date(2024, 6, 1)
-
-
-@dataclass(frozen=True)
-class TQ:
-    """The fields of a parsed question (trag_tui.temporal.question.TemporalQuery) that answers read."""
-
-    question: str
-    intent: str
-    start: dt.date | None = None
-    end: dt.date | None = None
-    periods: list = field(default_factory=list)
-    semantic_query: str = ""
-    as_of: dt.date = AS_OF
-    confidence: float = 1.0
-    expressions: list = field(default_factory=list)
-    reason: str = ""
-
-
-def hit(n: int, date: str | None, text: str, *, score: float = 0.5, group: str | None = None,
-        also: list[str] | None = None, speaker: str = "Jane Smith") -> Hit:
-    return Hit(chunk_id=n, document_id=n, doc_id=f"doc-{n}", date=date, title=f"Debate {n}",
-               speaker=speaker, text=text, score=score, scores={"final": score}, group=group,
-               also=also or [])
-
-
-def result(mode: str, tq: TQ, hits: list[Hit], **kw) -> SearchResult:
-    return SearchResult(query=tq, mode=mode, reason="test", hits=hits, confidence=0.8, **kw)
-
-
-TEXTS = {
-    1: "The minister said inflation was 3 per cent. Prices of food rose sharply in the spring.",
-    2: "Inflation fell to 2 per cent, the Chancellor reported. Wages grew faster than prices.",
-    3: "The Bank raised interest rates to curb inflation. Borrowers face higher mortgage costs.",
-    4: "Members debated housing and rents at length. The inflation target remains 2 per cent.",
-}
-
-
-def passages_for(hits: list[Hit]) -> dict[int, str]:
-    # Parent passages: the chunk with a sentence of context on either side.
-    return {h.chunk_id: f"Order, order. {h.text} The debate continued." for h in hits}
-
-
-def decay_result() -> SearchResult:
-    tq = TQ("What is the inflation rate now?", "current", end=AS_OF,
-            semantic_query="inflation rate", expressions=["now"])
-    hits = [hit(1, "2012-03-01", TEXTS[1], score=0.9), hit(2, "2023-11-15", TEXTS[2], score=0.7),
-            hit(3, "2019-05-20", TEXTS[3], score=0.6, also=["doc-9", "doc-10"])]
-    return result("decay", tq, hits)
-
-
-def hard_filter_result() -> SearchResult:
-    tq = TQ("What was said about inflation in 2019?", "point_in_time",
-            start=dt.date(2019, 1, 1), end=dt.date(2019, 12, 31), semantic_query="inflation")
-    hits = [hit(3, "2019-05-20", TEXTS[3], score=0.9), hit(4, "2019-02-11", TEXTS[4], score=0.4)]
-    return result("hard_filter", tq, hits)
-
-
-def evolution_result() -> SearchResult:
-    tq = TQ("How has the view on inflation changed since 2012?", "evolution",
-            start=dt.date(2012, 1, 1), end=AS_OF, semantic_query="view on inflation")
-    hits = [hit(2, "2023-11-15", TEXTS[2], score=0.8, group="newer"),
-            hit(1, "2012-03-01", TEXTS[1], score=0.9, group="older"),
-            hit(3, "2019-05-20", TEXTS[3], score=0.5, group="middle"),
-            hit(5, "2012-09-09", "Inflation was expected to fall next year, members heard.",
-                score=0.3, group="older")]
-    return result("evolution", tq, hits)
-
-
-def comparison_result() -> SearchResult:
-    periods = [(dt.date(2012, 1, 1), dt.date(2012, 12, 31)), (dt.date(2023, 1, 1), dt.date(2023, 12, 31)),
-               (dt.date(2016, 3, 1), dt.date(2016, 3, 31))]
-    tq = TQ("Compare inflation in 2012, 2023 and March 2016", "comparison",
-            periods=periods, semantic_query="inflation")
-    hits = [hit(1, "2012-03-01", TEXTS[1], score=0.9, group="2012-01-01 .. 2012-12-31"),
-            hit(2, "2023-11-15", TEXTS[2], score=0.8, group="2023-01-01 .. 2023-12-31")]
-    return result("comparison", tq, hits,
-                  periods=[(a.isoformat(), b.isoformat()) for a, b in periods],
-                  empty_reason="no documents from 2016-03-01 .. 2016-03-31")
-
-
-def hybrid_result() -> SearchResult:
-    tq = TQ("Who talked about mortgage costs?", "none", semantic_query="mortgage costs")
-    hits = [hit(3, "2019-05-20", TEXTS[3], score=0.9), hit(4, None, TEXTS[4], score=0.2)]
-    return result("hybrid", tq, hits)
-
-
-def empty_result() -> SearchResult:
-    tq = TQ("What was said about inflation in 2015?", "point_in_time",
-            start=dt.date(2015, 1, 1), end=dt.date(2015, 12, 31), semantic_query="inflation")
-    return result("hard_filter", tq, [], empty_reason="no documents from 2015-01-01 .. 2015-12-31",
-                  nearest=[{"side": "before", "month": "2014-10", "documents": 3},
-                           {"side": "after", "month": "2016-02", "documents": 1}])
-
-
-RESULTS = {
-    "decay": decay_result, "hard_filter": hard_filter_result, "evolution": evolution_result,
-    "comparison": comparison_result, "hybrid": hybrid_result,
-}
-
-
-def run(res: SearchResult, gen=None, **kw) -> list:
-    """The answer's events, without the model's progress reports."""
-    return [e for e in answer(res, passages_for(res.hits),
-                              generator=gen or ScriptedGenerator(["Fine [1]."]),
-                              settings=Settings(max_tokens=64), **kw)
-            if not isinstance(e, Writing)]
-
-
-def golden(name: str, text: str) -> None:
-    path = GOLDEN / f"{name}.txt"
-    if UPDATE or not path.exists():
-        GOLDEN.mkdir(exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-        if not UPDATE:
-            pytest.fail(f"golden file {path.name} was missing and has been written; run again")
-    assert text == path.read_text(encoding="utf-8"), (
-        f"{path.name} differs; if the change is intended, rerun with TRAG_TUI_UPDATE_GOLDEN=1")
-
-
-# -- prompts --------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("mode", sorted(RESULTS))
@@ -165,13 +50,6 @@ def test_prompt_matches_golden(mode):
     run(RESULTS[mode](), gen)
     assert len(gen.calls) == 1
     golden(f"sentences_{mode}", prompt_text(gen.messages))
-
-
-@pytest.mark.parametrize("mode", sorted(RESULTS))
-def test_whole_passage_prompt_matches_golden(mode):
-    # The numbered sources a reader sees, as a whole-passage prompt (what bench compares with).
-    res = RESULTS[mode]()
-    golden(f"prompt_{mode}", prompt_text(build_context(res, passages_for(res.hits)).messages))
 
 
 def test_empty_period_matches_golden():
@@ -189,28 +67,6 @@ def test_system_prompt_is_fixed_and_first():
         assert [m["role"] for m in gen.messages] == ["system", "user"]
         systems.add(gen.messages[0]["content"])
     assert len(systems) == 1
-
-
-def test_decay_is_newest_first_and_states_as_of():
-    gen = ScriptedGenerator(["ok"])
-    res = decay_result()
-    events = run(res, gen)
-    sources = events[0].sources
-    assert [s.date for s in sources] == ["2023-11-15", "2019-05-20", "2012-03-01"]
-    assert [s.number for s in sources] == [1, 2, 3]
-    user = gen.messages[1]["content"]
-    assert "Today is 1 June 2024" in user and "the newest is right" in user
-    assert user.index("[1] 15 November 2023") < user.index("[2] 20 May 2019") < user.index("[3] 1 March 2012")
-    assert sources[1].also == ("doc-9", "doc-10")
-    full = build_context(res, passages_for(res.hits)).messages[1]["content"]
-    assert "also reported in: doc-9, doc-10" in full and "supersede" in full
-
-
-def test_parent_passages_are_quoted():
-    res = hard_filter_result()
-    events = run(res, ScriptedGenerator(["ok"]))
-    assert all(s.passage.startswith("Order, order.") for s in events[0].sources)
-    assert "The debate continued." in build_context(res, passages_for(res.hits)).messages[1]["content"]
 
 
 def test_evolution_blocks_in_time_order():
@@ -251,53 +107,6 @@ def test_arrange_keeps_every_hit_once():
         assert sorted(flat) == sorted(h.chunk_id for h in res.hits)
 
 
-# -- budget ---------------------------------------------------------------------------------
-
-
-def long_result(n: int = 8, words: int = 400) -> SearchResult:
-    tq = TQ("What did members say about inflation?", "none", semantic_query="inflation")
-    hits = [hit(i, f"2020-01-{i:02d}", " ".join(f"inflation{i} word{j}." for j in range(words // 2)),
-                score=1.0 - i / 100) for i in range(1, n + 1)]
-    return result("hybrid", tq, hits)
-
-
-def test_long_passages_are_windowed_to_the_source_limit():
-    res = long_result(2)
-    ctx = build_context(res, {}, n_ctx=4096, max_tokens=256, source_tokens=100)
-    assert ctx.trimmed and len(ctx.sources) == 2
-    assert all(estimate_tokens(s.passage) <= 100 for s in ctx.sources)
-    assert ctx.prompt_tokens <= ctx.budget
-
-
-def test_budget_trims_then_drops_the_least_relevant():
-    res = long_result(8)
-    roomy = build_context(res, {}, n_ctx=1024, max_tokens=256, source_tokens=400)
-    assert roomy.prompt_tokens <= 1024 - 256 and roomy.trimmed
-    assert len(roomy.sources) == 8 and not roomy.dropped  # shortening evenly was enough
-    ctx = build_context(res, {}, n_ctx=700, max_tokens=256, source_tokens=400)
-    assert ctx.prompt_tokens <= 700 - 256
-    assert ctx.dropped and len(ctx.sources) < 8
-    # the most relevant survive, renumbered from 1 without gaps
-    assert [s.doc_id for s in ctx.sources] == [f"doc-{i}" for i in range(1, len(ctx.sources) + 1)]
-    assert [s.number for s in ctx.sources] == list(range(1, len(ctx.sources) + 1))
-    assert set(ctx.dropped) == {f"doc-{i}" for i in range(len(ctx.sources) + 1, 9)}
-
-
-def test_budget_keeps_a_source_in_every_period():
-    res = evolution_result()
-    big = {h.chunk_id: " ".join(["inflation talk."] * 300) for h in res.hits}
-    ctx = build_context(res, big, n_ctx=600, max_tokens=200)
-    assert {s.group for s in ctx.sources} == {"older", "middle", "newer"}
-    assert ctx.prompt_tokens <= 400
-
-
-def test_prompt_that_cannot_fit_raises_one_line_error():
-    res = decay_result()
-    with pytest.raises(GenerationError) as err:
-        build_context(res, {}, n_ctx=120, max_tokens=100)
-    assert "\n" not in str(err.value) and "tokens" in str(err.value)
-
-
 def test_overflow_surfaces_from_answer_without_calling_the_model():
     gen = ScriptedGenerator(["never"], n_ctx=150)
     events = answer(decay_result(), {}, generator=gen, settings=Settings(max_tokens=100))
@@ -311,51 +120,6 @@ def test_window_centres_on_the_matched_chunk():
     chunk = " ".join(f"w{i}" for i in range(150, 170))
     text, cut = window(parent, chunk, 40, estimate_tokens)
     assert cut and chunk in text and text.startswith("…") and text.endswith("…")
-
-
-# -- citations ------------------------------------------------------------------------------
-
-
-def test_invalid_citations_are_removed_and_flagged():
-    gen = ScriptedGenerator(["The Bank raised interest rates to curb inflation [2]", " [7].",
-                             " The inflation target remains 2 per cent [1, 9]", " [12]."])
-    events = run(hard_filter_result(), gen)
-    done = events[-1]
-    assert isinstance(done, Done)
-    assert done.answer == ("The Bank raised interest rates to curb inflation [2] (20 May 2019). "
-                           "The inflation target remains 2 per cent [1] (11 February 2019).")
-    assert done.citations == [1, 2] and done.invalid_citations == [7, 9, 12]
-    assert not done.unsupported and not done.extractive
-    assert "".join(e.text for e in events if isinstance(e, Token)) == done.answer
-    assert "[7]" in render_answer(done) and "do not exist" in render_answer(done)
-
-
-def test_citation_split_across_tokens():
-    f = CitationFilter({1, 2})
-    out = "".join(f.feed(p) for p in ["See", " [", "1", "]", " and", " [", "3", "]", "."]) + f.flush()
-    assert out == "See [1] and." and f.cited == [1] and f.invalid == [3]
-
-
-def test_brackets_that_are_not_citations_pass_through():
-    text, cited, invalid = check_citations("A list [a, b] and a year [2010] stays [ok].", {1})
-    assert text == "A list [a, b] and a year [2010] stays [ok]."
-    assert cited == [] and invalid == []
-
-
-@given(st.text(alphabet="ab [],.0123456789\n", max_size=60), st.lists(st.integers(1, 8), max_size=6))
-@hsettings(max_examples=300, deadline=None)
-def test_streaming_filter_equals_whole_text_filter(text, cuts):
-    valid = {1, 2, 3}
-    whole, cited, invalid = check_citations(text, valid)
-    f = CitationFilter(valid)
-    pieces, pos = [], 0
-    for c in cuts:
-        pieces.append(text[pos:pos + c])
-        pos += c
-    pieces.append(text[pos:])
-    streamed = "".join(f.feed(p) for p in pieces) + f.flush()
-    assert streamed == whole
-    assert sorted(f.cited) == cited and sorted(f.invalid) == invalid
 
 
 def test_unsupported_answer_falls_back_to_a_quoted_one():
@@ -457,9 +221,6 @@ def test_model_invented_source_list_is_cut():
     assert gen.calls[0]["stop"] and gen.calls[0]["max_tokens"] == 64
 
 
-# -- evidence -------------------------------------------------------------------------------
-
-
 def test_evidence_cites_dated_best_sentences():
     done = run(decay_result())[-1]
     assert 1 <= len(done.evidence) <= 4
@@ -494,9 +255,6 @@ def test_evidence_leaves_out_a_source_with_nothing_on_the_question():
     # below zero there is no scale to take a share of: every source keeps its line
     low = [replace(c, score=c.score - 10) for c in ranked]
     assert [e.number for e in evidence(low)] == [1, 2, 3]
-
-
-# -- no documents ---------------------------------------------------------------------------
 
 
 def test_empty_period_does_not_call_the_model():
@@ -555,9 +313,6 @@ def test_render_without_the_streamed_answer():
     assert "Inflation fell to 2 per cent [1]" not in rest and rest.startswith("Evidence:")
     assert render_answer(done).startswith(
         "Inflation fell to 2 per cent [1] (15 November 2023).\n\nEvidence:")
-
-
-# -- streaming and cancelling ---------------------------------------------------------------
 
 
 def test_sentences_stream_as_they_pass():
@@ -633,9 +388,6 @@ def test_done_to_dict_is_json():
     assert data["mode"] == "evolution" and data["as_of"] == "2024-06-01"
     assert data["extractive"] and data["dropped"][0]["sentence"] == "Changed."
     assert len(data["sources"]) == 4 and data["citations"]
-
-
-# -- end to end on a small index ------------------------------------------------------------
 
 
 @pytest.fixture(scope="module")
