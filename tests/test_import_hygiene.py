@@ -95,7 +95,7 @@ LAYERS = [
     ["trag_tui.temporal", "trag_tui.params"],
     ["trag_tui.models"],
     ["trag_tui.documents", "trag_tui.chunking", "trag_tui.storage", "trag_tui.ingest",
-     "trag_tui.corroboration", "trag_tui.facets"],
+     "trag_tui.corroboration", "trag_tui.facets", "trag_tui.periods"],
     ["trag_tui.indexer", "trag_tui.stats", "trag_tui.doctor", "trag_tui.retrieval",
      "trag_tui.evaluation"],
     ["trag_tui.answering"],

@@ -320,18 +320,22 @@ def parse(question, as_of, batch, as_json):
 @click.option("--fusion", type=click.Choice(["rrf", "sum"]))
 @click.option("--scope", type=click.Choice(["auto", "none"]),
               help="auto (default): keep to the speakers and sources the question names; none: off.")
+@click.option("--time", "time_", type=click.Choice(["auto", "said", "about"]),
+              help="Match a period by the question's reading (auto, default), by publication "
+                   "date only (said), or also by the periods documents speak of (about).")
 @click.option("--no-halt", is_flag=True, help="Always return k hits (no early stopping).")
 @click.option("--explain", is_flag=True, help="Show every score per hit and why the mode was chosen.")
 @click.option("--batch", type=params.BATCH, help="JSONL with id, question, question_date.")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_context
-def search(ctx, question, as_of, k, mode, decay, alpha, lam, tau, fusion, scope, no_halt, explain, batch,
-           as_json):
+def search(ctx, question, as_of, k, mode, decay, alpha, lam, tau, fusion, scope, time_, no_halt, explain,
+           batch, as_json):
     """Find dated passages for a question (hybrid BM25 + dense, time-aware)."""
     from .retrieval.modes import Retriever
     from .retrieval.modes import search as run_search
 
-    settings = _settings(ctx, k=k, decay=decay, alpha=alpha, lam=lam, tau=tau, fusion=fusion, scope=scope)
+    settings = _settings(ctx, k=k, decay=decay, alpha=alpha, lam=lam, tau=tau, fusion=fusion, scope=scope,
+                         time=time_)
     idx = _open(settings)
     try:
         retriever = Retriever(idx, settings)
@@ -380,11 +384,14 @@ def search(ctx, question, as_of, k, mode, decay, alpha, lam, tau, fusion, scope,
 @click.option("--evidence-only", is_flag=True, help="Skip the model: the answer is quoted from the sources.")
 @click.option("--scope", type=click.Choice(["auto", "none"]),
               help="auto (default): keep to the speakers and sources the question names; none: off.")
+@click.option("--time", "time_", type=click.Choice(["auto", "said", "about"]),
+              help="Match a period by the question's reading (auto, default), by publication "
+                   "date only (said), or also by the periods documents speak of (about).")
 @click.option("--batch", type=params.BATCH,
               help="JSONL with id, question, question_date per line; one JSON answer per line.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object: the answer, its claims, what was dropped, the sources.")
 @click.pass_context
-def ask(ctx, question, as_of, model, k, mode, max_tokens, evidence_only, scope, batch, as_json):
+def ask(ctx, question, as_of, model, k, mode, max_tokens, evidence_only, scope, time_, batch, as_json):
     """Answer a question from the index, streamed, every sentence checked against its dated source."""
     import threading
 
@@ -394,7 +401,7 @@ def ask(ctx, question, as_of, model, k, mode, max_tokens, evidence_only, scope, 
     from .render import render_answer
     from .retrieval.modes import Retriever
 
-    settings = _settings(ctx, model=model, k=k, max_tokens=max_tokens, scope=scope)
+    settings = _settings(ctx, model=model, k=k, max_tokens=max_tokens, scope=scope, time=time_)
     if batch is None and not question:
         raise click.UsageError("give a QUESTION or --batch FILE")
     idx = _open(settings)
@@ -459,13 +466,16 @@ def ask(ctx, question, as_of, model, k, mode, max_tokens, evidence_only, scope, 
 @click.option("--fusion", type=click.Choice(["rrf", "sum"]))
 @click.option("--scope", type=click.Choice(["auto", "none"]),
               help="auto (default): keep to the speakers and sources a question names; none: off.")
+@click.option("--time", "time_", type=click.Choice(["auto", "said", "about"]),
+              help="Match a period by the question's reading (auto, default), by publication "
+                   "date only (said), or also by the periods documents speak of (about).")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_context
-def eval_(ctx, qa_file, k, category, limit, decay, fusion, scope, as_json):
+def eval_(ctx, qa_file, k, category, limit, decay, fusion, scope, time_, as_json):
     """Recall@k, MRR, temporal precision, leak rate: the engine beside a time-blind baseline."""
     from .evaluation import evaluate, load_qa, render_table
 
-    settings = _settings(ctx, decay=decay, fusion=fusion, scope=scope)
+    settings = _settings(ctx, decay=decay, fusion=fusion, scope=scope, time=time_)
     try:
         qas = load_qa(qa_file, category or None, limit)
     except (json.JSONDecodeError, KeyError, OSError) as exc:

@@ -88,6 +88,7 @@ class Summary:
     chunks_reused: int = 0
     files_pruned: int = 0
     corroboration: dict = field(default_factory=dict)
+    periods: dict = field(default_factory=dict)  # documents read for the periods they speak of
     seconds: float = 0.0
 
     def to_dict(self) -> dict:
@@ -256,6 +257,10 @@ class Indexer:
         from .facets import update_facets
 
         update_facets(self.conn)
+        # What each chunk speaks of (title, heading and text periods), for documents new since.
+        from .periods import update_periods
+
+        summary.periods = update_periods(self.conn)
         summary.chunks_embedded = state.chunks_embedded
         summary.chunks_reused = state.chunks_reused
         summary.seconds = round(time.monotonic() - started, 3)

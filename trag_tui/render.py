@@ -52,7 +52,11 @@ def render_search(res: SearchResult, *, explain: bool = False) -> str:
             keys: tuple[str, ...] = ("bm25", "dense", "fused", "decay", "centrality", "final")
             if "retold" in s:  # inside a named period: told before it (0.9) or not (1)
                 keys = (*keys[:3], "retold", *keys[3:])
+            if "spoken" in s:  # a question about a period: speaks of it exactly (> 1) or not
+                keys = (*keys[:-1], "spoken", keys[-1])
             lines.append("    " + "  ".join(f"{k}={s.get(k, 0.0):.4f}" for k in keys))
+            if h.about:
+                lines.append(f"    speaks of: {h.about}")
     return "\n".join(lines)
 
 

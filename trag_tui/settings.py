@@ -58,6 +58,9 @@ class Settings:
     evolution_pool: int = 50
     evolution_floor: float = 0.5  # a change over time is shown from hits this good against the best
     scope: str = "auto"  # auto: scope by the speakers and sources a question names; none: off
+    # Which of a document's two times a question's period is matched against: auto, as the
+    # question reads ("said" or "about"); said: publication date only; about: or a period spoken of
+    time: str = "auto"
     # Where candidates come from: None, the index file; qdrant://HOST:PORT/COLLECTION or a folder
     # that `trag-tui push --to` filled: the same engine over a Qdrant collection.
     backend: str | None = None

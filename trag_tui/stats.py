@@ -36,10 +36,24 @@ def index_stats(index: Index) -> dict[str, Any]:
         "documents_per_year": per_year,
         "date_sources": {s: n for s, n in conn.execute(
             "SELECT date_source, count(*) FROM documents GROUP BY 1 ORDER BY 2 DESC")},
+        "spoken_periods": _spoken(conn),
         "embedder": index.meta("embedder"),
         "embedding_dim": int(index.meta("embedding_dim") or 0) or None,
         "schema": [r[0] for r in conn.execute("SELECT name FROM _migrations ORDER BY name")],
         "file_bytes": size,
+    }
+
+
+def _spoken(conn) -> dict[str, Any]:
+    """How many searched chunks speak of a period other than their publication (and from
+    where: title, heading, text); zeros in a file from before periods were read."""
+    if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'chunk_periods'").fetchone() is None:
+        return {"chunks": 0, "periods": 0, "by_source": {}}
+    return {
+        "chunks": conn.execute("SELECT count(DISTINCT chunk_id) FROM chunk_periods").fetchone()[0],
+        "periods": conn.execute("SELECT count(*) FROM chunk_periods").fetchone()[0],
+        "by_source": {s: n for s, n in conn.execute(
+            "SELECT source, count(*) FROM chunk_periods GROUP BY 1 ORDER BY 2 DESC")},
     }
 
 
@@ -50,6 +64,10 @@ def render_stats(data: dict[str, Any], width: int = 40) -> str:
         f"documents   {data['documents']} from {data['files']} files "
         f"({data['undated_documents']} without a date)",
         f"chunks      {data['chunks']} ({data['searchable_chunks']} searched)",
+        f"periods     {data['spoken_periods']['chunks']} chunks speak of a period "
+        f"({data['spoken_periods']['periods']} periods: "
+        + (", ".join(f"{n} from {s}s" for s, n in data['spoken_periods']['by_source'].items())
+           or "none read") + ")",
         f"dates       {data['first_date'] or '-'} .. {data['last_date'] or '-'}",
         f"embedder    {data['embedder'] or '-'} ({data['embedding_dim'] or '-'}-d)",
         "",

@@ -37,6 +37,7 @@ class TQ:
     confidence: float = 1.0
     expressions: list = field(default_factory=list)
     reason: str = ""
+    time: str | None = None
 
 
 def hit(n: int, date: str | None, text: str, *, score: float = 0.5, group: str | None = None,

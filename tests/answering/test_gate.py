@@ -151,7 +151,7 @@ def test_gate_streams_supported_sentences_and_drops_the_rest():
     claims = feed_all(gate, pieces[1:])
     assert [c.source for c in claims] == [2]
     assert claims[0].text == ("The Bank raised Bank Rate by 0.75 percentage points to 3 per cent "
-                              "[2] (3 November 2022).")
+                              "[2] (3 November 2022; published 16 November 2022).")
     assert len(gate.dropped) == 2
     assert all(d.reason for d in gate.dropped)
 

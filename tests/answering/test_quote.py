@@ -21,7 +21,6 @@ from trag_tui.answering.quote import (
     JOIN_NEXT,
     extract,
     figure_elsewhen,
-    given_later,
     holder,
     quoted_answer,
     succession,
@@ -348,37 +347,40 @@ def test_a_percentage_asked_for_is_not_answered_by_a_count():
     assert stated_figures("They served for less than ten years.", q) == (0, 0)
 
 
-def test_a_later_source_gives_a_past_period_s_figure_only_when_it_dates_it_to_that_period():
+def test_for_a_period_asked_about_the_sentence_that_speaks_of_it_ranks_first():
+    # "last month" said in April 2022 is March 2022; a year's average speaks of no one month
     q = "What was the inflation rate in March 2022?"
     march = (dt.date(2022, 3, 1), dt.date(2022, 3, 31))
-    year = (dt.date(2022, 1, 1), dt.date(2022, 12, 31))
     sources = [
         Source(1, "a", "2023-01-18", "Inflation", "", "Inflation averaged 9.1 per cent in 2022.",
                score=0.9),
         Source(2, "b", "2022-04-13", "Inflation", "", "Last month inflation was 7 per cent.",
                score=0.8),
     ]
-    ranked = rank(q, sources, mode="hard_filter", embedder=HashEmbedder())
-    # a year's average is no figure for March; "last month" said in April 2022 is March
-    assert given_later(q, ranked, *march, floor=0.0).source.number == 2
-    assert given_later(q, ranked, *year, floor=0.0).source.number in (1, 2)
-    assert given_later(q, [c for c in ranked if c.source.number == 1], *march, floor=0.0) is None
-    assert given_later(q, ranked, *march, floor=99.0) is None
-    # what the question names must be named: a report on inflation that mentions "the Bank of
-    # England's 2 per cent target" gives no Bank Rate
+    ranked = rank(q, sources, mode="hard_filter", embedder=HashEmbedder(), period=march)
+    assert ranked[0].source.doc_id == "b"
+    unaware = rank(q, sources, mode="hard_filter", embedder=HashEmbedder())
+    assert unaware[0].source.doc_id == "a"  # without the period, the first source's line leads
+    # a sentence naming only another time gives another period's figure
     q = "What was Bank Rate in 2024?"
     year = (dt.date(2024, 1, 1), dt.date(2024, 12, 31))
     sources = [
-        Source(1, "cpi", "2025-11-19", "Consumer price inflation", "",
-               "Inflation is above the 2.0 per cent reached in mid-2024 and the Bank of "
-               "England's 2 per cent target.", score=0.9),
-        Source(2, "rate", "2025-11-06", "Bank Rate", "",
-               "Bank Rate ended 2024 at 4.75 per cent.", score=0.5),
+        Source(1, "old", "2025-11-06", "Bank Rate", "", "Bank Rate stood at 0.1 per cent in 2021.",
+               score=0.9),
+        Source(2, "rate", "2025-11-06", "Bank Rate", "", "Bank Rate ended 2024 at 4.75 per cent.",
+               score=0.5),
     ]
-    ranked = rank(q, sources, mode="hard_filter", embedder=HashEmbedder())
-    assert given_later(q, ranked, *year, floor=0.0).source.doc_id == "rate"
-    assert given_later(q, [c for c in ranked if c.source.doc_id == "cpi"], *year,
-                       floor=0.0) is None
+    ranked = rank(q, sources, mode="hard_filter", embedder=HashEmbedder(), period=year)
+    assert [c.source.doc_id for c in ranked[:2]] == ["rate", "old"]
+    # the title's reference period speaks for a sentence that names no time of its own
+    titled = [Source(1, "cpi", "2024-06-19", "Consumer price inflation, May 2024", "",
+                     "The index rose by 2.0 per cent.", score=0.5),
+              Source(2, "other", "2024-06-19", "Consumer price inflation", "",
+                     "The index rose by 2.3 per cent.", score=0.5)]
+    may = (dt.date(2024, 5, 1), dt.date(2024, 5, 31))
+    ranked = rank("What was inflation in May 2024?", titled, mode="hard_filter",
+                  embedder=HashEmbedder(), period=may)
+    assert next(c for c in ranked if c.position != HEADLINE).source.doc_id == "cpi"
 
 
 def test_a_figure_told_as_it_was_back_then_is_not_the_level_now():
@@ -525,7 +527,9 @@ def test_a_date_the_quote_already_states_is_not_repeated_after_it():
                       "CPI rose by 3.6 per cent in the 12 months to October 2025.", score=0.9)]
     q = "What is the current inflation rate?"
     text = quoted_answer(q, extract(q, rank(q, sources, mode="decay"), mode="decay"))
-    assert text == "“CPI rose by 3.6 per cent in the 12 months to October 2025.” [1] (19 November 2025)."
+    # the sentence says the time it speaks of; the tag gives the other time, its publication
+    assert text == ("“CPI rose by 3.6 per cent in the 12 months to October 2025.” [1] "
+                    "(published 19 November 2025).")
 
 
 def test_a_sum_of_money_asked_for_is_answered_by_money():

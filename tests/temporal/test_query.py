@@ -516,8 +516,9 @@ def test_a_question_worded_as_happening_now_is_marked_but_stays_timeless(questio
 def test_to_dict_is_json_ready_with_exactly_the_contract_keys():
     got = parse("How did inflation trends change between the July and October 2025 Beige Books?", AS_OF).to_dict()
     assert list(got) == ["question", "intent", "start", "end", "periods", "semantic_query", "as_of",
-                         "confidence", "expressions", "reason"]
+                         "confidence", "expressions", "reason", "time"]
     assert got["periods"] == [["2025-07-01", "2025-07-31"], ["2025-10-01", "2025-10-31"]]
+    assert got["time"] == "said"  # the Beige Books are named by their dates
     assert got["as_of"] == "2025-11-22"
     assert json.loads(json.dumps(got)) == got
 

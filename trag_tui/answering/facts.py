@@ -8,14 +8,17 @@ words are `lexicon_en`'s.
 """
 from __future__ import annotations
 
+import datetime as dt
 import re
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from ..temporal.calendar import iso_day
 from ..temporal.lexicon import TENS
-from ..temporal.mentions import DATE_SPANS
+from ..temporal.mentions import DATE_SPANS, Reported, reported_when
+from ..text.labels import day_label
 from ..text.words import STOPWORDS, content_words, stem
 from . import lexicon_en as en
 
@@ -221,3 +224,34 @@ def _qualified_otherwise(question: str, office: str) -> bool:
 def surname(name: str) -> str:
     """What one holder is known by: "Lord Cameron" and "David Cameron" are one holder."""
     return name.split()[-1].lower()
+
+
+# -- when ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Dated:
+    """A source sentence's two times: the day its source was published, and the time it
+    speaks of, when it names one ("in the 12 months to May 2024", "yesterday")."""
+
+    said: dt.date
+    spoken: Reported | None
+
+    @property
+    def elsewhen(self) -> bool:
+        """Does it speak of another time than the day it was published?"""
+        return self.spoken is not None and not self.spoken.start <= self.said <= self.spoken.end
+
+    def published(self) -> str:
+        """The publication day as the reader is told it: "published 19 June 2024" beside a
+        time it speaks of, the bare day otherwise."""
+        return f"published {day_label(self.said)}" if self.elsewhen else day_label(self.said)
+
+
+def dated(sentence: str, published: str | None) -> Dated | None:
+    """The two times of a sentence said on `published` (None when that day is unknown)."""
+    said = iso_day(published)
+    if said is None:
+        return None
+    return Dated(said, reported_when(sentence, published))
+

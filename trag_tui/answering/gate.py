@@ -14,17 +14,18 @@ hold for any model, however strong; the words they read are English (`lexicon_en
 """
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..temporal.calendar import iso_day
-from ..temporal.mentions import DatePart, date_matches, dates, reported_when
+from ..temporal.mentions import DatePart, date_matches, dates
 from ..text.labels import day_label
 from ..text.sentences import quotable, split
 from ..text.words import tokens
 from . import lexicon_en as en
-from .facts import Quantity, atoms, names, quantities
+from .facts import Quantity, atoms, dated, names, quantities
 from .kind import WANTED, agrees, gives
 
 # -- sources as sentences -------------------------------------------------------------------
@@ -267,6 +268,9 @@ class Gate:
     quote: str = ""
     holders: Sequence[str] = ()
     as_of: str | None = None  # the day the question is asked: "last week" in a claim is a date
+    # The period a question asks the state or figure of ("about" in the contract): a claim from
+    # a source published outside it is dated by both times.
+    period: tuple[dt.date, dt.date] | None = None
     # For an open question ("Which blockbuster movie…?"), the sources the quoted answer comes
     # from: a sentence the model takes from another ("Olivia Newton-John: a life in pictures")
     # is true but, on news quizzes, less often the answer than the ranking's best source.
@@ -388,11 +392,16 @@ class Gate:
         core = body.rstrip(".!? ")
         text = f"{core} [{number}]"
         said = self._dates.get(number)
-        day = iso_day(said)
-        if self.date_tags and said and day is not None:
-            # The date of what the claim reports: the one its source sentence names, if any.
-            reported = reported_when(support, said)
-            label = reported.label if reported else day_label(day)
-            if label not in core and said not in core:
+        two = dated(support, said)
+        if self.date_tags and said and two is not None:
+            # Both times: the date of what the claim reports, the one its source sentence names
+            # if any, and the day the source was published when that is another.
+            label = two.spoken.label if two.spoken else day_label(two.said)
+            outside = self.period is not None and not self.period[0] <= two.said <= self.period[1]
+            if outside and not two.elsewhen:
+                text += f" (published {day_label(two.said)})"
+            elif two.elsewhen:
+                text += f" ({two.published()})" if label in core else f" ({label}; {two.published()})"
+            elif label not in core and said not in core:
                 text += f" ({label})"
         return text + end

@@ -8,6 +8,7 @@ sets the scene before it asks, so the kind is read from the asking sentence. Eng
 """
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -202,3 +203,12 @@ def agrees(kind: str | None, claim: str, quote: str, question: str,
         # a time told relative to when it was said ("on Wednesday") has no date of its own here
         return not said_dates or any(date_matches(d, known_dates) for d in said_dates)
     return True
+
+
+def asked_period(q) -> tuple[dt.date, dt.date] | None:
+    """The period a question (a TemporalQuery) asks the state, figure or event of ("about" in
+    the contract), when it names one: a sentence that speaks of it answers best."""
+    if getattr(q, "time", None) != "about" or q.start is None or q.end is None:
+        return None
+    return q.start, q.end
+

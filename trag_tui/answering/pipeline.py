@@ -23,8 +23,8 @@ from ..text.labels import month_label, period_label
 from . import prompt
 from .events import Done, Event, Retrieved, Token, Writing
 from .gate import Gate, source_facts
-from .kind import answer_type, gate_kind
-from .quote import Later, choose, unmentioned_note
+from .kind import answer_type, asked_period, gate_kind
+from .quote import choose, unmentioned_note
 from .ranking import evidence, for_prompt, rank
 from .sources import fetch_quotes, numbered, query_periods
 
@@ -56,7 +56,7 @@ def ask(index, question, *, as_of=None, generator: GeneratorSource = None,
     `evidence_only` skips the model: the answer is quoted from the sources. A model that
     cannot be loaded or a prompt that cannot fit raises GenerationError before Retrieved.
     """
-    from ..retrieval.modes import reported_later, search
+    from ..retrieval.modes import search
 
     if not isinstance(question, str) or not question.strip():
         raise ValueError("the question is empty")
@@ -68,33 +68,23 @@ def ask(index, question, *, as_of=None, generator: GeneratorSource = None,
     retrieval = time.perf_counter() - started
     log.info("%s: %s; %d sources in %.0f ms", result.mode, result.reason, len(result.hits),
              retrieval * 1000)
-    later = None
-    if result.hits and answer_type(result.query.question) == "number":
-        # a past period's figure may be given only by a source dated after it
-        found = reported_later(index, result, k or settings.k, settings, retriever)
-        if found is not None and found.hits:
-            got = fetch_quotes(index.conn, found.hits)
-            later = Later(found, {c: t for c, (t, _) in got.items()},
-                          {c: r for c, (_, r) in got.items()})
-        retrieval = time.perf_counter() - started
     embedder = _embedder_of(index) if result.hits else None
     yield from answer(result, {c: t for c, (t, _) in quotes.items()}, generator=generator,
                       settings=settings, cancel=cancel, evidence_only=evidence_only,
                       roles={c: r for c, (_, r) in quotes.items()}, embedder=embedder,
-                      later=later, _timings={"retrieval": retrieval}, _started=started)
+                      _timings={"retrieval": retrieval}, _started=started)
 
 
 def answer(result: SearchResult, passages: Mapping[int, str], *,
            generator: GeneratorSource = None, settings: Settings | None = None,
            cancel: threading.Event | None = None, evidence_only: bool = False,
-           roles: Mapping[int, str] | None = None, embedder=None, later: Later | None = None,
+           roles: Mapping[int, str] | None = None, embedder=None,
            _timings: dict[str, float] | None = None,
            _started: float | None = None) -> Iterator[Event]:
     """The answer events for an already retrieved result (no database needed).
 
     `roles` maps chunk ids to the office their speaker speaks in; `embedder` ranks the
-    source sentences by meaning (without one, by shared words). `later` may give a figure
-    asked for in a past period that none of the period's own sources gives.
+    source sentences by meaning (without one, by shared words).
     """
     settings = settings or Settings()
     clock = _Clock(_started if _started is not None else time.perf_counter(), _timings)
@@ -114,11 +104,12 @@ def answer(result: SearchResult, passages: Mapping[int, str], *,
     sources = numbered(result, passages, roles)                                # sources
     kind = answer_type(q.question)
     ranked = rank(q.semantic_query or q.question, sources, mode=result.mode,   # rank
-                  embedder=embedder, kind=kind, full=q.question, as_of=q.as_of)
+                  embedder=embedder, kind=kind, full=q.question, as_of=q.as_of,
+                  period=asked_period(q))
     messages = prompt.messages(result, for_prompt(ranked)) if gen is not None else []  # prompt
     prompt_tokens = _fits(gen, messages, settings)
     quote = choose(q, result.mode, ranked, sources, evidence(ranked),          # quote
-                   kind=kind, later=later, embedder=embedder)
+                   kind=kind)
     clock.mark("assembly")
     yield Retrieved(result, quote.sources)
     shown: list[str] = []
@@ -128,7 +119,7 @@ def answer(result: SearchResult, passages: Mapping[int, str], *,
         yield Token(shown[-1])
     gate = Gate(source_facts(quote.sources), date_tags=q.intent != "none",     # gate
                 wants=gate_kind(q.question, kind), quote=quote.text, holders=quote.holders,
-                as_of=q.as_of.isoformat(), question=q.question,
+                as_of=q.as_of.isoformat(), question=q.question, period=asked_period(q),
                 quoted_from=frozenset() if kind
                 else frozenset(c.source.number for c in quote.picks))
     stopped = False

@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
-from ..temporal.calendar import iso_day, month_span, year_span
+from ..temporal.calendar import iso_day
 from ..temporal.lexicon import MONTHS, WEEKDAYS
 from ..temporal.mentions import dates, reported_when
 from ..text.labels import day_label, period_label
@@ -26,16 +25,16 @@ from ..text.words import STOPWORDS, content_words
 from . import lexicon_en as en
 from .events import EvidenceLine
 from .facts import (
+    dated,
     names_speaker,
     new_names,
     office_holder,
     speaks_as_asked,
     surname,
-    words_of,
 )
-from .kind import answer_type, asked, counted, gives, stated_figures
-from .ranking import HEADLINE, PERIOD_FLOOR, QUOTE_WORDS, Candidate, line_of, off_subject, rank
-from .sources import Source, numbered
+from .kind import answer_type, asked, asked_period, gives
+from .ranking import HEADLINE, QUOTE_WORDS, Candidate, off_subject, told_of
+from .sources import Source
 
 PERIOD_NEAR = 0.8  # a period's line this good against its best may be quoted in its place
 
@@ -54,19 +53,16 @@ class Quote:
     shown: str  # the quote as the reader sees it when no generated sentence passes
     picks: list[Candidate]  # the sentences quoted (the cited sources)
     holders: list[str]  # holders of an office in turn: a generated sentence must name them all
-    sources: list[Source]  # the numbered sources, with one dated later when it gives the figure
-    evidence: list[EvidenceLine]  # the Evidence lines, with the later source's too
+    sources: list[Source]  # the numbered sources
+    evidence: list[EvidenceLine]  # the Evidence lines
     unmentioned: list[str]  # names the question gives that no source mentions
 
 
 def choose(q, mode: str, ranked: Sequence[Candidate], sources: list[Source],
-           evidence: list[EvidenceLine], *, kind: str | None, later: Later | None = None,
-           embedder=None) -> Quote:
+           evidence: list[EvidenceLine], *, kind: str | None) -> Quote:
     """The quoted answer for a question `q` (a TemporalQuery) from its ranked sentences.
 
-    An office asked about over a period may have changed hands in it: each holder is quoted.
-    `later` may give a figure asked for in a past period that none of the period's own
-    sources gives (`given_later`)."""
+    An office asked about over a period may have changed hands in it: each holder is quoted."""
     question = q.semantic_query or q.question
     groups = [g for g in dict.fromkeys(s.group for s in sources) if g]
     turns = succession(q.question, ranked, kind) if mode == "hard_filter" else []
@@ -74,29 +70,9 @@ def choose(q, mode: str, ranked: Sequence[Candidate], sources: list[Source],
     picks = turns or extract(question, ranked, mode=mode, kind=kind, groups=groups,
                              full=q.question)
     labels = {g: (g.capitalize() + " sources" if mode == "evolution" else g) for g in groups}
-    text = quoted_answer(q.question, picks, kind=kind, labels=labels)
-    given = None
-    if later is not None and q.intent == "point_in_time" and q.start and q.end and ranked \
-            and not turns:
-        given = _given_later(later, question, q, kind, embedder, len(sources) + 1,
-                             PERIOD_FLOOR * ranked[0].score)
+    text = quoted_answer(q.question, picks, kind=kind, labels=labels, period=asked_period(q))
     # the quoted figure is dated to another time than the one asked about
     elsewhen = q.intent == "point_in_time" and figure_elsewhen(picks, kind, q.start, q.end)
-    lacking = elsewhen or no_figure(picks, kind, q.question)
-    if given is not None:
-        # Said to be dated later: first when the period's own sources give no figure for it or
-        # a worse answer than it, after their quote otherwise.
-        better = given.score > max((c.score for c in picks), default=0.0)
-        sources = [*sources, given.source]
-        period = period_label(q.start, q.end)
-        told = quoted_answer(q.question, [given], kind=kind)
-        if lacking or better:
-            text = (later_note(period, lacking) + told + f"\nFrom {period} itself, the closest "
-                    f"the sources come:\n{text}")
-        else:
-            text = f"{text}\nGiven later, by a source dated after {period}:\n{told}"
-        picks = [*picks, given]
-        evidence = [*evidence, line_of(given)]
     missing = unmentioned(q.question, sources)
     shown = text
     if shown and turns:
@@ -104,7 +80,7 @@ def choose(q, mode: str, ranked: Sequence[Candidate], sources: list[Source],
     elif shown and not missing and holder_unnamed(q.question, picks, kind):
         # the quote speaks of the office asked about but names no one holding it
         shown = closest_note("names who held that office") + shown
-    elif shown and given is None and elsewhen:
+    elif shown and elsewhen:
         shown = closest_note(f"gives the figure for {period_label(q.start, q.end)}") + shown
     return Quote(text, shown, picks, holders, sources, evidence, missing)
 
@@ -183,6 +159,15 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
     best = ranked[0]
     top = _story(best, ranked)  # a headline says what the story is; the quote comes from it
     picks = [top] + ([best] if best is not top else [])
+    if mode == "decay" and kind in ("date", "number") and told_of(top):
+        # The present state is the newest time the source speaks of: "Bank Rate peaked at 5.25
+        # per cent between August 2023 and August 2024." is followed by "Since then the
+        # Committee has reduced it five times, … and August 2025, …", which is quoted with it.
+        then = next((c for c in ranked if c.source is top.source and top.position >= 0
+                     and c.position == top.position + 1), None)
+        if then is not None and told_of(then) > told_of(top) \
+                and then.score >= JOIN_NEXT * best.score and holds(then, full, kind):
+            picks.append(then)
     if kind == "person" and en.PRONOUN_SUBJECT.match(top.sentence):
         # "Tuesday night, he picked up his first Hart Trophy" answers "who?" only with the
         # sentence before it, which says who "he" is
@@ -250,7 +235,8 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
 
 
 def quoted_answer(question: str, picks: Sequence[Candidate], *, kind: str | None = None,
-                  labels: dict[str, str] | None = None) -> str:
+                  labels: dict[str, str] | None = None,
+                  period: tuple[dt.date, dt.date] | None = None) -> str:
     """The extractive answer's text: one line per source quoted, a period label before each in
     blocks."""
     kind = kind if kind is not None else answer_type(question)
@@ -260,7 +246,7 @@ def quoted_answer(question: str, picks: Sequence[Candidate], *, kind: str | None
         by_source.setdefault(id(c.source), []).append(c)
     for same in by_source.values():
         c = _excerpt(same)
-        text = render_pick(c, question, kind)
+        text = render_pick(c, question, kind, period)
         group = c.source.group
         if labels and group in labels:
             text = f"{labels[group]}: {text}"
@@ -329,7 +315,7 @@ def holder_unnamed(question: str, picks: Sequence[Candidate], kind: str | None) 
         and not any(holds(c, question, kind) for c in picks)
 
 
-# -- a figure of another time, and one given later ------------------------------------------
+# -- a figure of another time ------------------------------------------
 
 
 def figure_elsewhen(picks: Sequence[Candidate], kind: str | None, start: dt.date | None,
@@ -353,70 +339,12 @@ def figure_elsewhen(picks: Sequence[Candidate], kind: str | None, start: dt.date
     return True
 
 
-def no_figure(picks: Sequence[Candidate], kind: str | None, question: str) -> bool:
-    """Does a quote for a how-many or how-much question state no figure at all ("crossings in
-    2023 are running about a third lower")?"""
-    return kind == "number" and not any(
-        stated_figures(c.sentence, question)[0] for c in picks if c.position != HEADLINE)
 
 
-def _names_period(c: Candidate, start: dt.date, end: dt.date) -> bool:
-    """Does a sentence date something it says to within the period: "29,437 in 2023" for 2023,
-    "last year" said in 2024? A wider time ("in 2022" for March 2022) does not."""
-    for year, month, day in dates(c.sentence):
-        if year is None:
-            continue
-        if day:
-            lo = hi = dt.date(year, month, day)
-        else:
-            lo, hi = month_span(year, month) if month else year_span(year)
-        if start <= lo and hi <= end:
-            return True
-    when = reported_when(c.sentence, c.source.date)
-    return when is not None and start <= when.start and when.end <= end
 
 
-def given_later(question: str, ranked: Sequence[Candidate], start: dt.date, end: dt.date,
-                floor: float) -> Candidate | None:
-    """The best sentence of sources dated after the period that states the figure asked for
-    and dates it to the period, scoring at least `floor`."""
-    what = counted(question)
-    # and what the question names, whole: "Bank Rate", not "the Bank of England's 2 per cent
-    # target" in a report on inflation
-    whole = [m.group(0).lower() for m in en.NAME_PHRASE_OR_ACRONYM.finditer(asked(question))
-             if not en.WH.match(m.group(0))]
-    for c in ranked:
-        if c.score < floor:
-            break
-        if c.position == HEADLINE or off_subject(c, ranked) or not _names_period(c, start, end):
-            continue
-        if not all(name in c.sentence.lower() for name in whole):
-            continue
-        # what is counted must be named, if not right after the figure ("45,700 people crossed
-        # the channel in small boats in 2022" counts small boat arrivals)
-        if stated_figures(c.sentence, question)[0] and (not what or what & words_of(c.sentence)):
-            return c
-    return None
 
 
-@dataclass(frozen=True)
-class Later:
-    """Sources dated after a past period asked about (`reported_later`), with their passages."""
-
-    result: Any
-    passages: Mapping[int, str]
-    roles: Mapping[int, str]
-
-
-def _given_later(later: Later, question: str, q, kind: str | None, embedder, number: int,
-                 floor: float) -> Candidate | None:
-    """The sentence of a source dated after the period that gives its figure, numbered on
-    after the period's own sources."""
-    ranked = rank(question, numbered(later.result, later.passages, later.roles),
-                             mode="hard_filter", embedder=embedder, kind=kind, full=q.question,
-                             as_of=q.as_of)
-    c = given_later(q.question, ranked, q.start, q.end, floor)
-    return None if c is None else replace(c, source=replace(c.source, number=number))
 
 
 # -- names the sources never mention --------------------------------------------------------
@@ -497,25 +425,30 @@ def _date(value: str | None) -> str | None:
     return day_label(day) if day else value
 
 
-def render_pick(c: Candidate, question: str, kind: str | None) -> str:
-    """One quoted sentence, attributed, cited and dated."""
+def render_pick(c: Candidate, question: str, kind: str | None,
+                period: tuple[dt.date, dt.date] | None = None) -> str:
+    """One quoted sentence, attributed, cited and dated by both times: the time it speaks of
+    and, beside it, the day its source was published (`period`: the one asked about)."""
     s = c.source
     when = _date(s.date)
     speaker = s.speaker or ""
     role = s.role or ""
-    # "yesterday" in a sentence said on 8 May 2023 is 7 May 2023: say so after the quote.
+    # Both times: "yesterday" in a sentence said on 8 May 2023 is 7 May 2023, said after the
+    # quote; the day it was said is "published 8 May 2023" beside a time it speaks of.
     said_text = c.sentence or c.headline
-    reported = reported_when(said_text, s.date)
-    said = s.date[:10] if s.date else ""
+    two = dated(said_text, s.date)
     after = ""
-    if reported and not reported.start.isoformat() <= said <= reported.end.isoformat() \
-            and reported.label.lower() not in said_text.lower():
-        # "(yesterday: 7 May 2023)"; a sentence that already says "October 2025" needs no tag,
-        # and one saying "5 September" only the year: "(5 September 2022)"
-        partial = reported.label.lower().startswith(reported.expression.lower())
-        after = f" ({reported.label})" if partial else f" ({reported.expression}: {reported.label})"
-    dated = f" ({when})" if when else ""
-    cited = f"{speaker} [{s.number}]{dated}" if speaker else f"[{s.number}]{dated}"
+    if two is not None and two.spoken is not None and two.elsewhen:
+        reported = two.spoken
+        if reported.label.lower() not in said_text.lower():
+            # "(yesterday: 7 May 2023)"; a sentence that already says "October 2025" needs no
+            # tag, and one saying "5 September" only the year: "(5 September 2022)"
+            partial = reported.label.lower().startswith(reported.expression.lower())
+            after = f" ({reported.label})" if partial else f" ({reported.expression}: {reported.label})"
+    outside = two is not None and period is not None and not period[0] <= two.said <= period[1]
+    stamp = (f" (published {when})" if outside else f" ({two.published()})") if two is not None \
+        else f" ({when})" if when else ""
+    cited = f"{speaker} [{s.number}]{stamp}" if speaker else f"[{s.number}]{stamp}"
     if not c.sentence:
         # the headline alone: "cnn.com [1] (12 July 2022), headline: “…”"
         return f"{cited}, headline: {_quote(c.headline)}{after}"
@@ -534,7 +467,7 @@ def render_pick(c: Candidate, question: str, kind: str | None) -> str:
         return f"{head} [{s.number}]{under}: {_quote(c.sentence)}{after}"
     if speaker or under:
         return f"{cited}{under}: {_quote(c.sentence)}{after}"
-    return f"{_quote(c.sentence)} [{s.number}]{dated}{after}"
+    return f"{_quote(c.sentence)} [{s.number}]{stamp}{after}"
 
 
 def unmentioned_note(names: Sequence[str]) -> str:
@@ -548,12 +481,6 @@ def succession_note(n: int, period: str) -> str:
     return f"The sources of {period} name {n} holders of that office in turn, in date order:\n"
 
 
-def later_note(period: str, lacking: bool = True) -> str:
-    """The line before a figure for a past period quoted from a source dated after it: first
-    because the period's own sources give none, or because it answers better."""
-    if lacking:
-        return f"No source dated in {period} gives the figure for {period}; one dated later does:\n"
-    return f"A source dated after {period} gives the figure for {period}:\n"
 
 
 def closest_note(lacking: str) -> str:

@@ -10,13 +10,16 @@ and how fresh a report is. English only beyond the embedder: the words are `lexi
 """
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
+from ..retrieval.scoring import overlap_share
 from ..temporal.calendar import iso_day
+from ..temporal.spoken import spoken_periods
 from ..text.sentences import runs
 from ..text.words import STOPWORDS, content_words
 from . import lexicon_en as en
@@ -30,6 +33,11 @@ COUNT_BONUS = 0.25  # what a figure with the counted noun after it adds to a sen
 HEADLINE = -1  # the position of a source's headline among its sentences
 ASKING = 0.6  # the asking sentence's share of a sentence's likeness to a question set in a scene
 FRESH, FRESH_HALF_LIFE = 0.2, 7  # the lean to fresh news, and the days it takes to halve
+# For a question about a period's state or figure: a sentence that speaks of that period itself
+# (or stands in a source whose title does, naming no other time) gains up to PERIOD_FIT; one
+# that names only other times loses OTHER_TIME, its figure being another period's.
+PERIOD_FIT, OTHER_TIME = 0.3, 0.1
+LATEST_TOLD = 0.15  # a date or figure asked for now: a sentence of a newer period than others
 PERIOD_FLOOR = 0.5  # a period's best line under this share of the best line of all is no answer
 
 
@@ -88,7 +96,7 @@ def _unlabelled(sentence: str, source: Source) -> str:
 
 def rank(question: str, sources: Sequence[Source], *, mode: str | None = None, embedder=None,
          kind: str | None = None, full: str | None = None,
-         as_of: object = None) -> list[Candidate]:
+         as_of: object = None, period: tuple[dt.date, dt.date] | None = None) -> list[Candidate]:
     """Every sentence of the sources, best answer first.
 
     The score adds the embedding similarity to the question and to its asking sentence (when an
@@ -96,7 +104,8 @@ def rank(question: str, sources: Sequence[Source], *, mode: str | None = None, e
     holding what the answer type asks for; newer sources win ties when the present state is
     asked for. `question` is what retrieval searched for (the time taken out); `full`, the
     question as asked, says what kind of figure is wanted ("How many…", "How much does it
-    cost…"); `as_of`, the day it is asked on, how fresh each news report is.
+    cost…"); `as_of`, the day it is asked on, how fresh each news report is; `period`, for a
+    question about a period's state or figure, which sentences speak of it.
     """
     full = full or question
     kind = kind if kind is not None else answer_type(full)
@@ -175,6 +184,11 @@ def rank(question: str, sources: Sequence[Source], *, mode: str | None = None, e
     governing = bool(en.GOVERNMENT.search(question)) and not qwords & en.OPPOSITION
     longest = max((len(s.passage.split()) for s in sources if id(s) in theirs), default=1) \
         if gist else 1
+    titled = {id(s): _spoken(s.title, s.date) for s in sources} if period is not None else {}
+    # The present value or date asked for is the newest period the sentences speak of, not only
+    # the newest source's: "cut five times between August 2024 and August 2025" is later news
+    # than "peaked between August 2023 and August 2024" in the same report.
+    told = _latest_told(rows) if mode == "decay" and kind in ("date", "number") else {}
     out = []
     for (s, sentence, position), sim, first in zip(rows, sims, lead):
         words = content_words(sentence)
@@ -223,10 +237,64 @@ def rank(question: str, sources: Sequence[Source], *, mode: str | None = None, e
             # The present state is what the newest sources say; a typed question ("who is",
             # "what rate") wants that state, an open one only leans towards it.
             score += (0.3 if kind else 0.15) * newness.get(s.date, 0.0)
+            score += LATEST_TOLD * told.get((id(s), position), 0.0)
         score += 0.05 * (1.0 - order.get(id(s), 0) / max(len(sources), 1))
+        if period is not None:
+            score += _period_fit(sentence, s, period, titled)
         out.append(Candidate(s, sentence, score, position))
     out.sort(key=lambda c: -c.score)
     return out
+
+
+def _spoken(text: str | None, published: str | None) -> list[tuple[int, int]]:
+    """The periods a text speaks of, as ordinal days, read against its source's date."""
+    day = iso_day(published)
+    if day is None or not text:
+        return []
+    return [(p.start.toordinal(), p.end.toordinal()) for p in spoken_periods(text, day)]
+
+
+def _newest(sentence: str, source: Source) -> int | None:
+    """The newest day a sentence speaks of, up to its source's date (an ordinal), if any."""
+    day = iso_day(source.date)
+    if day is None:
+        return None
+    ends = [min(b, day.toordinal()) for a, b in _spoken(sentence, source.date)
+            if a <= day.toordinal()]
+    return max(ends) if ends else None
+
+
+def told_of(c: Candidate) -> int:
+    """The newest day a ranked sentence speaks of (0 when it names none)."""
+    return _newest(c.sentence, c.source) or 0
+
+
+def _latest_told(rows: Sequence[tuple[Source, str, int]]) -> dict[tuple[int, int], float]:
+    """For sentences that name a time up to their source's date, how new the newest time each
+    names is among them (1 the newest, towards 0 the oldest); the others get nothing."""
+    told = {}
+    for s, sentence, position in rows:
+        newest = _newest(sentence, s)
+        if newest is not None:
+            told[(id(s), position)] = newest
+    order = sorted(set(told.values()), reverse=True)
+    rank_of = {d: 1.0 - i / max(len(order), 1) for i, d in enumerate(order)}
+    return {key: rank_of[d] for key, d in told.items()}
+
+
+def _period_fit(sentence: str, source: Source, period: tuple[dt.date, dt.date],
+                titled: dict[int, list[tuple[int, int]]]) -> float:
+    """What a sentence gains or loses for the period asked about: its own periods, or, when it
+    names none, its source's title's ("Consumer price inflation, May 2024")."""
+    own = _spoken(sentence, source.date)
+    periods = own or titled.get(id(source), [])
+    asked = (period[0].toordinal(), period[1].toordinal())
+    share = max((overlap_share(p, asked) for p in periods), default=0.0)
+    if share >= 0.5:
+        return PERIOD_FIT * share
+    if own and share == 0.0:
+        return -OTHER_TIME
+    return 0.0
 
 
 def off_subject(c: Candidate, ranked: Sequence[Candidate]) -> bool:

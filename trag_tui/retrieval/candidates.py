@@ -6,7 +6,9 @@ best passages.
 """
 from __future__ import annotations
 
+import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -175,11 +177,11 @@ class DenseMatrix:
 
 def fts_candidates(
     conn: sqlite3.Connection, terms: list[str], limit: int, days: DayRange,
-    within: tuple[int, ...] | None = None,
+    within: tuple[int, ...] | None = None, chunks: np.ndarray | None = None,
 ) -> Ranked:
     """BM25 candidates (higher is better) for an OR of terms, inside the day range (and inside
-    the documents of the facets `within`, when given), with the day constraint joined into the
-    match query itself."""
+    the documents of the facets `within`, and among the chunk ids `chunks`, when given), with
+    the day constraint joined into the match query itself."""
     if not terms:
         return []
     match = " OR ".join(terms)
@@ -187,11 +189,14 @@ def fts_candidates(
     # Undated chunks pass exactly when the vec0 sentinel would: no lower bound, undated allowed.
     day_sql = "(c.day BETWEEN ? AND ?" + (" OR c.day IS NULL)" if days.include_undated and days.lo is None else ")")
     scope_sql = ""
-    scope_args: tuple[int, ...] = ()
+    scope_args: tuple[int | str, ...] = ()
     if within:
         scope_sql = (" AND c.document_id IN (SELECT document_id FROM document_facets WHERE "
                      f"facet_id IN ({','.join('?' * len(within))}))")
         scope_args = tuple(within)
+    if chunks is not None:
+        scope_sql += " AND c.id IN (SELECT value FROM json_each(?))"
+        scope_args += (json.dumps(chunks.tolist()),)
     rows = conn.execute(
         "SELECT f.rowid, bm25(chunk_fts, 1.0, 0.5) AS s FROM chunk_fts f "
         "JOIN chunks c ON c.id = f.rowid "
@@ -268,6 +273,78 @@ def dense_candidates(
         (vector.astype("<f4").tobytes(), min(limit, VEC_K_LIMIT), lo, hi),
     ).fetchall()
     return [(int(uid), 1.0 - float(d)) for uid, d in rows]
+
+
+def dense_among(conn: sqlite3.Connection, vector: np.ndarray, limit: int, days: DayRange,
+                chunks: np.ndarray) -> Ranked:
+    """Nearest of the chunk ids `chunks` by cosine similarity, inside the day range: exact, over
+    their own vectors (a few thousand at most, where vec0 would scan the whole range)."""
+    if not len(chunks) or not conn.execute(
+            "SELECT 1 FROM sqlite_master WHERE name = 'chunk_vectors'").fetchone():
+        return []
+    lo, hi = days.bounds()
+    ids, blobs = [], []
+    for part, _ in id_batches(chunks.tolist()):
+        for uid, blob, day in conn.execute(
+                "SELECT chunk_id, embedding, day FROM chunk_vectors "
+                "WHERE chunk_id IN (SELECT value FROM json_each(?))", (json.dumps(part),)):
+            if lo <= day <= hi:
+                ids.append(uid)
+                blobs.append(blob)
+    if not ids:
+        return []
+    matrix = np.frombuffer(b"".join(blobs), dtype="<f4").reshape(len(blobs), -1)
+    q = np.asarray(vector, dtype=np.float32)
+    sims = (matrix @ q) / np.maximum(np.linalg.norm(matrix, axis=1) * (np.linalg.norm(q) or 1.0), 1e-12)
+    order = np.lexsort((np.asarray(ids), -sims))[:min(limit, VEC_K_LIMIT)]
+    return [(int(ids[i]), float(sims[i])) for i in order]
+
+
+class SpokenPeriods:
+    """Every period the index's chunks speak of (`trag_tui.periods`), in memory for a session:
+    which chunks speak of a period, and what each speaks of."""
+
+    def __init__(self, conn: sqlite3.Connection):
+        rows = conn.execute(
+            "SELECT p.chunk_id, p.start_day, p.end_day, p.source, p.expression, "
+            "coalesce(c.day, ?) FROM chunk_periods p JOIN chunks c ON c.id = p.chunk_id "
+            "ORDER BY p.chunk_id, p.start_day", (UNKNOWN_DAY,)).fetchall() \
+            if _has_periods(conn) else []
+        self.ids = np.asarray([r[0] for r in rows], dtype=np.int64)
+        self.lo = np.asarray([r[1] for r in rows], dtype=np.int64)
+        self.hi = np.asarray([r[2] for r in rows], dtype=np.int64)
+        self.day = np.asarray([r[5] for r in rows], dtype=np.int64)
+        self.rows = [r[:5] for r in rows]
+
+    def about(self, lo: int, hi: int, published: DayRange, *,
+              inside_days: int | None = None) -> np.ndarray:
+        """Sorted ids of the chunks that speak of a period overlapping [lo, hi] and were
+        published inside the day range `published` but outside [lo, hi]: a question's period
+        finds the chunks published in it by their date, and these beside them. With
+        `inside_days`, only periods inside [lo, hi] of at most that many days count (one
+        period's figure within a span, not a plan that runs past it)."""
+        p_lo, p_hi = published.bounds()
+        mask = (self.lo <= hi) & (self.hi >= lo) & (self.day >= p_lo) & (self.day <= p_hi) \
+            & ((self.day < lo) | (self.day > hi))
+        if inside_days is not None:
+            mask &= (self.lo >= lo) & (self.hi <= hi) & (self.hi - self.lo < inside_days)
+        return np.unique(self.ids[mask])
+
+    def of(self, ids: Iterable[int]) -> dict[int, list[tuple[int, int, str, str]]]:
+        """The (start day, end day, source, expression) of each period the given chunks speak of."""
+        out: dict[int, list[tuple[int, int, str, str]]] = {}
+        if not len(self.ids):
+            return out
+        for uid in set(ids):
+            at = int(np.searchsorted(self.ids, uid))
+            while at < len(self.ids) and self.ids[at] == uid:
+                out.setdefault(uid, []).append(tuple(self.rows[at][1:]))
+                at += 1
+        return out
+
+
+def _has_periods(conn: sqlite3.Connection) -> bool:
+    return conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'chunk_periods'").fetchone() is not None
 
 
 @dataclass(frozen=True)

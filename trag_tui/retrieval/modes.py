@@ -11,19 +11,25 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from ..facets import Scope, facet_index
 from ..settings import Settings
 from ..storage.index import Index
-from ..storage.store import to_day
+from ..storage.store import from_day, to_day
 from ..text.labels import period_label
 from . import scoring
 from .backends import backend_of
-from .candidates import ChunkInfo, DayRange
+from .candidates import ChunkInfo, DayRange, SpokenPeriods
 
 if TYPE_CHECKING:
     from ..temporal.question import TemporalQuery
 
-SCOPES = ("auto", "none")  # auto: scope by the speakers and sources a question names
+# Each list's scores by chunk id, for --explain ("bm25", "dense", "fused", "decay", ...), and
+# under "about" the period a chunk speaks of that placed it, in words.
+Parts = dict[str, dict[int, Any]]
+SCOPES = ("auto", "none")
+TIMES = ("auto", "said", "about")  # how a question's period is matched (Settings.time)  # auto: scope by the speakers and sources a question names
 MODES = ("hard_filter", "decay", "evolution", "comparison", "hybrid", "blind")
 INTENT_MODE = {
     "point_in_time": "hard_filter",
@@ -50,6 +56,16 @@ RECENT_CADENCES = 2.0  # width of the current mode's second, recent pass (0: no 
 # photo gallery of past years, a backgrounder, last month's paragraphs in this week's update)
 # keeps this share of its score: the period's own news first among near-equals.
 RETOLD = 0.9
+# A question about the time documents speak of ("What was CPI inflation in May 2024?"): a
+# passage that speaks of the asked period itself gains up to this share of its score, above one
+# merely published in it, and of those the soonest published after the period (the figure's
+# own release) up to RELEASE_LEAN more than a later document quoting it.
+SPOKEN_FIT = 0.3
+RELEASE_LEAN = 0.2
+YEAR_DAYS = 366
+# For a figure asked for now ("the latest inflation figure"), the current mode ages a passage by
+# the newest period it speaks of, not the day it appeared.
+CURRENT_SPOKEN = True
 # The current mode's recency boost goes to passages at least this share as like the question
 # as the likest (and to those whose likeness was not measured): a newer passage supersedes an
 # older one about the same thing.
@@ -76,6 +92,7 @@ class Hit:
     scores: dict[str, float] = field(default_factory=dict)
     group: str | None = None
     also: list[str] = field(default_factory=list)  # near-duplicate sources collapsed into this hit
+    about: str = ""  # the period it speaks of that placed it, for a question about one
 
     def snippet(self, width: int = 240) -> str:
         """The chunk's text shortened for display."""
@@ -91,6 +108,8 @@ class Hit:
         }
         if self.also:
             out["also"] = self.also
+        if self.about:
+            out["about"] = self.about
         if full:
             out["scores"] = {k: round(v, 6) for k, v in self.scores.items()}
         return out
@@ -174,14 +193,27 @@ class Retriever:
         return backend_of(self.index)
 
     def _pair(self, text: str, days: DayRange, limit: int, session: bool,
-              scope: Scope | None = None) -> list[scoring.Ranked]:
-        """Lexical and dense candidates inside the day range (and the scope's documents, if given)."""
+              scope: Scope | None = None, within: np.ndarray | None = None) -> list[scoring.Ranked]:
+        """Lexical and dense candidates inside the day range (and the scope's documents, and the
+        chunk ids `within`, if given)."""
         backend = self.backend
-        return [backend.lexical(text, limit, days, scope, session),
-                backend.dense(self.vector(text), limit, days, scope, session)]
+        return [backend.lexical(text, limit, days, scope, session, within=within),
+                backend.dense(self.vector(text), limit, days, scope, session, within=within)]
 
-    def candidates(self, text: str, days: DayRange, limit: int) -> tuple[scoring.Ranked, dict[str, dict[int, float]], float]:
-        """Fused candidates, the per-list scores, and lexical/dense agreement."""
+    def spoken(self) -> SpokenPeriods:
+        """The periods the index's chunks speak of (read from the index file, whatever the
+        backend), kept for the session."""
+        return self.index.derived("spoken", lambda: SpokenPeriods(self.index.conn))
+
+    def candidates(self, text: str, days: DayRange, limit: int, *,
+                   about: tuple[np.ndarray, DayRange] | None = None
+                   ) -> tuple[scoring.Ranked, Parts, float]:
+        """Fused candidates, the per-list scores, and lexical/dense agreement.
+
+        `about` adds the chunks that speak of the period, published outside it (their ids and
+        the day range they were published in), searched on their own and fused with the rest:
+        a question about a period finds both. They are not in the day range's own lists, so
+        those keep the scores they would have alone."""
         s, scope, backend = self.settings, self.scope, self.backend
         session = self._note_question()
         lists: list[scoring.Ranked] = []
@@ -193,6 +225,9 @@ class Retriever:
             # summary mentions every district) cannot push them out of the pool.
             inside = backend.scope_chunks(scope)
             lists += self._pair(text, days, limit, session, scope)
+        if about is not None and len(about[0]):
+            lists += self._pair(text, about[1], limit, session,
+                                scope if scope is not None and scope.filter else None, about[0])
         weights = [s.bm25_weight, s.dense_weight] * (len(lists) // 2)
         fused = scoring.fuse(lists, weights, s.fusion, s.rrf_k)
         if inside is not None and scope is not None and not scope.filter:
@@ -226,16 +261,17 @@ def _collapse(ranked: scoring.Ranked, info: dict[int, ChunkInfo]) -> tuple[scori
     return out, also
 
 
-def _hits(ranked: scoring.Ranked, info: dict[int, ChunkInfo], parts: dict[str, dict[int, float]],
+def _hits(ranked: scoring.Ranked, info: dict[int, ChunkInfo], parts: Parts,
           also: dict[int, list[str]], groups: dict[int, str] | None = None) -> list[Hit]:
     hits = []
     for uid, s in ranked:
         ci = info[uid]
-        scores = {name: vals.get(uid, 0.0) for name, vals in parts.items()}
+        scores = {name: vals.get(uid, 0.0) for name, vals in parts.items() if name != "about"}
         scores["centrality"] = ci.centrality
         scores["final"] = s
         hits.append(Hit(uid, ci.document_id, ci.doc_id, ci.date, ci.title, ci.speaker, ci.text,
-                        s, scores, (groups or {}).get(uid), also.get(uid, [])))
+                        s, scores, (groups or {}).get(uid), also.get(uid, []),
+                        parts.get("about", {}).get(uid, "")))
     return hits
 
 
@@ -244,23 +280,55 @@ def _as_of_range(start: dt.date | None, end: dt.date | None, as_of: dt.date, und
     return DayRange(_day(start), _day(hi), include_undated=undated and start is None and end is None)
 
 
-def _rank(retriever: Retriever, text: str, days: DayRange, limit: int,
-          settings: Settings) -> tuple[scoring.Ranked, dict[int, ChunkInfo], dict[str, dict[int, float]], float]:
-    fused, parts, agree = retriever.candidates(text, days, limit)
+def _rank(retriever: Retriever, text: str, days: DayRange, limit: int, settings: Settings,
+          about: tuple[np.ndarray, DayRange] | None = None
+          ) -> tuple[scoring.Ranked, dict[int, ChunkInfo], Parts, float]:
+    fused, parts, agree = retriever.candidates(text, days, limit, about=about)
     info = retriever.backend.chunk_info([u for u, _ in fused])
     rel = scoring.normalise(fused)
     ranked = scoring.centrality_boost(rel, {u: i.centrality for u, i in info.items()}, settings.gamma)
     return ranked, info, parts, agree
 
 
-def _rank_period(retriever: Retriever, text: str, days: DayRange, limit: int, settings: Settings
-                 ) -> tuple[scoring.Ranked, dict[int, ChunkInfo], dict[str, dict[int, float]], float]:
-    """_rank inside a named period, its own news before what was told earlier."""
-    ranked, info, parts, agree = _rank(retriever, text, days, limit, settings)
+def _spoken_of(r: Retriever, tq, start: dt.date | None, end: dt.date | None,
+               inside_days: int | None = None) -> tuple[np.ndarray, DayRange] | None:
+    """For a question about the time documents speak of (`time` "about"), the chunks that speak
+    of the period [start, end] but were published outside it, up to as_of; else None."""
+    if tq.time != "about" or start is None or end is None:
+        return None
+    published = DayRange(None, _day_of(tq.as_of), include_undated=False)
+    return r.spoken().about(_day_of(start), _day_of(end), published,
+                            inside_days=inside_days), published
+
+
+def _rank_period(retriever: Retriever, text: str, days: DayRange, limit: int, settings: Settings,
+                 tq=None, period: tuple[dt.date, dt.date] | None = None
+                 ) -> tuple[scoring.Ranked, dict[int, ChunkInfo], Parts, float]:
+    """_rank inside a named period, its own news before what was told earlier; for a question
+    about the time documents speak of (`tq.time` "about"), with the chunks that speak of
+    `period` too, and those that speak of it exactly first."""
+    about = _spoken_of(retriever, tq, *period) if tq is not None and period else None
+    ranked, info, parts, agree = _rank(retriever, text, days, limit, settings, about)
     if days.lo is not None:
-        ranked, parts["retold"] = scoring.retold(
-            ranked, {u: i.told_day for u, i in info.items()}, days.lo, RETOLD)
+        # what was told before the period is a passage published in it retelling older news;
+        # one published outside the period is there for what it speaks of
+        inside = {u: i.told_day for u, i in info.items()
+                  if i.day is not None and days.lo <= i.day <= (days.hi if days.hi is not None else i.day)}
+        ranked, parts["retold"] = scoring.retold(ranked, inside, days.lo, RETOLD)
+    if about is not None and period is not None:
+        asked = (_day_of(period[0]), _day_of(period[1]))
+        spoken = retriever.spoken().of(u for u, _ in ranked)
+        ranked, parts["spoken"] = scoring.spoken_fit(
+            ranked, {u: [(a, b) for a, b, _, _ in ps] for u, ps in spoken.items()},
+            {u: i.day for u, i in info.items()}, asked, SPOKEN_FIT, RELEASE_LEAN)
+        parts["about"] = {u: _matched(ps, asked) for u, ps in spoken.items()}
     return ranked, info, parts, agree
+
+
+def _matched(periods, asked: tuple[int, int]) -> str:
+    """The period a chunk speaks of that is likest the asked one, for --explain."""
+    lo, hi, source, words = max(periods, key=lambda p: scoring.overlap_share((p[0], p[1]), asked))
+    return f"{source} '{words}' ({from_day(lo)} .. {from_day(hi)})"
 
 
 def search(index: Index, question: str | Any, *, as_of: dt.date | None = None, k: int | None = None,
@@ -284,6 +352,10 @@ def search(index: Index, question: str | Any, *, as_of: dt.date | None = None, k
         raise ValueError(f"unknown mode {chosen!r}; one of {', '.join(MODES)}")
     if settings.scope not in SCOPES:
         raise ValueError(f"unknown scope {settings.scope!r}; one of {', '.join(SCOPES)}")
+    if settings.time not in TIMES:
+        raise ValueError(f"unknown time {settings.time!r}; one of {', '.join(TIMES)}")
+    if settings.time != "auto" and tq.time is not None:
+        tq = replace(tq, time="said" if settings.time == "said" else "about")
     reason = tq.reason if mode is None else f"mode forced to {chosen}"
     scope = None
     if settings.scope == "auto" and chosen != "blind":
@@ -332,13 +404,14 @@ def _blind(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchResult:
 
 def _point_in_time(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchResult:
     start, end = tq.start, tq.end
-    if start is not None and start > tq.as_of:
+    if start is not None and start > tq.as_of and tq.time != "about":
         return SearchResult(
             tq, "hard_filter", "", [], 0.0,
             empty_reason=f"the period starts after the as-of date {tq.as_of.isoformat()}",
             nearest=nearest_periods(r, tq, k))
     days = _as_of_range(start, end, tq.as_of, undated=False)
-    ranked, info, parts, agree = _rank_period(r, tq.semantic_query, days, s.candidates, s)
+    ranked, info, parts, agree = _rank_period(r, tq.semantic_query, days, s.candidates, s,
+                                              tq, (start, end) if start and end else None)
     from ..temporal.question import soft_edge
 
     margin = soft_edge(tq)
@@ -365,22 +438,6 @@ def _point_in_time(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchR
     return res
 
 
-def reported_later(index: Index, result: SearchResult, k: int, settings: Settings,
-                   retriever: Retriever | None = None) -> SearchResult | None:
-    """Sources dated after a past period asked about, up to the as-of date.
-
-    A year's figure is published once the year is over: "How many people crossed the Channel
-    in small boats in 2023?" is answered by a 2025 report's "… up from 29,437 in 2023", which
-    the period's own hard filter rightly leaves out. The answer may quote such a source, said
-    to be dated later, when it names the period; the search result itself is untouched.
-    """
-    tq = result.query
-    if result.mode != "hard_filter" or tq.start is None or tq.end is None or tq.end >= tq.as_of:
-        return None
-    r = (retriever or Retriever(index, settings)).scoped(result.scope)
-    days = _as_of_range(tq.end + dt.timedelta(days=1), tq.as_of, tq.as_of, undated=False)
-    ranked, info, parts, agree = _rank(r, tq.semantic_query, days, settings.candidates, settings)
-    return _finish(tq, "hard_filter", ranked, info, parts, agree, k, False)
 
 
 def recency_strength(tq) -> float:
@@ -414,8 +471,14 @@ def _decay(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchResult:
         tau = s.tau
     else:  # automatic: a few publication gaps of the relevant candidates
         tau = scoring.cadence_tau([info[u].day for u, _ in ranked if u in relevant], CURRENT_CADENCES, tau)
+    told = {u: i.day for u, i in info.items() if u in relevant}
+    if CURRENT_SPOKEN and tq.figure:
+        # the newest period a passage speaks of, not the day it appeared: the latest figure is
+        # the latest period's, not the latest debate quoting an older one
+        periods = r.spoken().of(told)
+        told = scoring.latest_told(told, {u: [(a, b) for a, b, _, _ in ps] for u, ps in periods.items()})
     decayed, factor = scoring.apply_decay(
-        ranked, {u: i.day if u in relevant else None for u, i in info.items()}, end_day, s.decay,
+        ranked, {u: told.get(u) for u in info}, end_day, s.decay,
         alpha=s.alpha, lam=s.lam, delta=delta, tau=tau, rrf_k=s.rrf_k)
     parts["decay"] = factor
     return _finish(tq, "decay", decayed, info, parts, agree, k, halt)
@@ -425,11 +488,24 @@ def _evolution(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchResul
     days = _as_of_range(tq.start, tq.end, tq.as_of, undated=False)
     if tq.start is None:
         days = replace(days, include_undated=False)
-    ranked, info, parts, agree = _rank(r, tq.semantic_query, days, max(s.evolution_pool, s.candidates), s)
+    span = (tq.start, min(tq.end, tq.as_of) if tq.end else tq.as_of)
+    # a change over a span: what was said later of one year or less inside it
+    about = _spoken_of(r, tq, *span, inside_days=YEAR_DAYS) if tq.start is not None else None
+    ranked, info, parts, agree = _rank(r, tq.semantic_query, days,
+                                       max(s.evolution_pool, s.candidates), s, about)
     ranked, also = _collapse(ranked, info)
     pool = scoring.within(ranked[: s.evolution_pool], s.evolution_floor)
+    when = {u: i.day for u, i in info.items()}
+    if about is not None and days.lo is not None and days.hi is not None:
+        # a passage published outside the span is placed in it by the newest time it speaks of
+        # there ("the 2019 figure", in a report of 2025)
+        spoken = r.spoken().of(u for u, _ in pool if u in set(about[0].tolist()))
+        for u, periods in spoken.items():
+            inside = [min(b, days.hi) for a, b, _, _ in periods if a <= days.hi and b >= days.lo]
+            when[u] = max(inside) if inside else when[u]
+        parts["about"] = {u: _matched(ps, (days.lo, days.hi)) for u, ps in spoken.items()}
     picked = scoring.coverage_pick(
-        [(u, sc, day) for u, sc in pool if (day := info[u].day) is not None], k,
+        [(u, sc, day) for u, sc in pool if (day := when.get(u)) is not None], k,
         buckets=max(3, k // 2))
     groups = dict(picked)
     order = {u: i for i, (u, _) in enumerate(picked)}
@@ -447,7 +523,7 @@ def _comparison(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchResu
     empty = []
     for start, end in periods:
         label = _period_key(start, end)
-        if start is not None and start > tq.as_of:
+        if start is not None and start > tq.as_of and tq.time != "about":
             empty.append(label)
             continue
         if start is None and (end is None or end >= tq.as_of):
@@ -458,7 +534,8 @@ def _comparison(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchResu
             part = replace(part, hits=[replace(h, group=label) for h in part.hits])
         else:
             days = _as_of_range(start, end, tq.as_of, undated=False)
-            ranked, info, parts, agree = _rank_period(r, tq.semantic_query, days, s.candidates, s)
+            ranked, info, parts, agree = _rank_period(r, tq.semantic_query, days, s.candidates, s,
+                                                      tq, (start, end) if start and end else None)
             part = _finish(tq, "comparison", ranked, info, parts, agree, per, halt,
                            {u: label for u, _ in ranked})
         confidences.append(part.confidence)

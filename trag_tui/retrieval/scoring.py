@@ -211,6 +211,58 @@ def retold(ranked: Ranked, told: Mapping[int, int | None], start: int, factor: f
     return sorted(((uid, s * factors[uid]) for uid, s in ranked), key=lambda x: (-x[1], x[0])), factors
 
 
+MONTH_DAYS = 30
+
+
+def overlap_share(a: tuple[int, int], b: tuple[int, int]) -> float:
+    """How much two inclusive day ranges are one: the days they share over the days either
+    covers (1 for the same period, 0 for periods apart)."""
+    shared = min(a[1], b[1]) - max(a[0], b[0]) + 1
+    if shared <= 0:
+        return 0.0
+    return shared / (max(a[1], b[1]) - min(a[0], b[0]) + 1)
+
+
+def spoken_fit(ranked: Ranked, spoken: Mapping[int, Sequence[tuple[int, int]]],
+               published: Mapping[int, int | None], period: tuple[int, int], fit: float,
+               lean: float) -> tuple[Ranked, dict[int, float]]:
+    """For a question about `period` (inclusive days): a passage that speaks of that period
+    itself (its own periods share at least half their days with it) gains up to `fit` of its
+    score, above one merely published in it; of those, one published after the period gains up
+    to `lean` more the sooner it came, on the period's own time scale, so a figure's own release
+    comes before a later document quoting it. Returns the re-ranked list and each factor."""
+    length = max(MONTH_DAYS, period[1] - period[0] + 1)
+    shares = {uid: max((overlap_share(p, period) for p in spoken.get(uid, ())), default=0.0)
+              for uid, _ in ranked}
+    after = [d for uid, _ in ranked if shares[uid] >= 0.5
+             and (d := published.get(uid)) is not None and d > period[1]]
+    first = min(after, default=None)  # the first published after the period that speaks of it
+    factors: dict[int, float] = {}
+    out = []
+    for uid, s in ranked:
+        factor = 1.0
+        if shares[uid] >= 0.5:
+            factor += fit * shares[uid]
+            day = published.get(uid)
+            if first is not None and day is not None and day > period[1]:
+                factor *= 1.0 + lean * math.exp(-(day - first) / length)
+        factors[uid] = factor
+        out.append((uid, s * factor))
+    return sorted(out, key=lambda x: (-x[1], x[0])), factors
+
+
+def latest_told(published: Mapping[int, int | None],
+                spoken: Mapping[int, Sequence[tuple[int, int]]]) -> dict[int, int | None]:
+    """The newest day each passage speaks of, up to the day it was published (`published`):
+    a debate quoting last month's figure speaks of last month, however new the debate. A
+    passage that speaks of no period is as new as its publication."""
+    out: dict[int, int | None] = {}
+    for uid, day in published.items():
+        ends = [min(hi, day) for lo, hi in spoken.get(uid, ()) if day is not None and lo <= day]
+        out[uid] = max(ends) if ends else day
+    return out
+
+
 def agreement(a: Sequence[int], b: Sequence[int], depth: int = 5) -> float:
     """Share of the top `depth` of one list found in the top `depth` of the other."""
     top_a, top_b = set(a[:depth]), set(b[:depth])

@@ -56,6 +56,32 @@ STRIPPABLE_CUES = lazy(
     r"actuellement|maintenant|de\s+nos\s+jours|aktuell\w*|derzeit\w*|zurzeit|jetzt|actualmente|actuales|ahora|"
     r"en\s+la\s+actualidad)(?!\w)"
 )
+# A verb of saying: a question that asks what was said, asked, published, announced, reported,
+# decided, voted or written in a period is about when documents appeared there ("said" in the
+# contract), not about a time they speak of ("about": the state, figure or event of the period).
+# Someone's view, stance or position on a thing, and what it is according to someone, are what
+# they said.
+SAID_CUES = lazy(
+    r"\b(?:say|says|said|saying|tell|tells|told|mention(?:s|ed)?|discuss(?:es|ed)?|debat(?:e|es|ed)|"
+    r"ask(?:s|ed)?|publish(?:es|ed)?|announc(?:e|es|ed)|report(?:s|ed)?|decid(?:e|es|ed)|"
+    r"vot(?:e|es|ed)|writ(?:e|es|ten)|wrote|speak(?:s)?|spoke(?:n)?|stated|"
+    r"argu(?:e|es|ed)|claimed|describ(?:e|es|ed)|commented|warn(?:s|ed)?|"
+    r"promised|pledged|recommend(?:s|ed)?|according\s+to|stance|position\s+on|views?\s+(?:of|on)|"
+    r"(?<=['’]s\s)view|"
+    r"dit|dites|déclaré|annoncé|publié|débattu|voté|écrit|"
+    r"sagte|sagten|gesagt|erklärt\w*|angekündigt|veröffentlicht\w*|debattiert|beschlossen|geschrieben|"
+    r"dijo|dijeron|dicho|declaró|anunció|publicó|debatió|votó|escribió|"
+    r"сказал\w*|заявил\w*|объявил\w*|опубликова\w*|обсуждал\w*|говорил\w*|писал\w*)(?!\w)"
+)
+# A report or a sitting named by its date ("the October 2025 Beige Book", "the November 2014
+# labour market release"): the period names when it appeared, as a verb of saying would. Read
+# right after a named period. Not "budget": "the 2033 to 2037 carbon budget" is a budget for it.
+REPORT_NAMED = lazy(
+    r"\s*(?:['’]s\s+)?(?:[\w-]+\s+){0,3}?(?:beige\s+book|report|release|bulletin|statement|"
+    r"(?:spending\s+)?review|minutes|edition|issue|debate|session|sitting|hearing|meeting|speech|"
+    r"press\s+conference|survey|publication|rapport|bericht|informe|доклад\w*|отч[её]т\w*)s?(?!\w)"
+)
+
 # Words that ask how something moved through time, whatever the span.
 EVOLUTION_CUES = lazy(
     r"\b(?:evolv\w*|evolution\w*|trajector(?:y|ies)|over\s+time|over\s+the\s+(?:years|decades|course\s+of)|"
@@ -151,6 +177,14 @@ HOW_MUCH = lazy(
     r"\bwie\s+(?:hoch|viel|viele|groß|teuer|stark)\s+(?:ist|sind)\b|\bсколько\s+(?:стоит|сейчас)\b|"
     r"\bcombien\s+(?:coûte|vaut|y\s+a-t-il)\b|\bcu[aá]nto\s+(?:cuesta|vale)\b"
 )
+# A figure asked for: the level, count or rate of something measured ("the latest inflation
+# figure", "What is unemployment now?", "How many people…"), not a policy, a view or a holder.
+# The current mode ages a passage about such a figure by the period its figure is for.
+FIGURE = lazy(
+    r"\bhow\s+(?:much|many)\b|\b(?:rates?|prices?|levels?|numbers?|figures?|costs?|totals?|"
+    r"amounts?|counts?|percentage|proportion|share|average|inflation|unemployment|employment|gdp|"
+    r"growth|wages?|salar(?:y|ies)|debt|deficit|borrowing|spending|migration|population|"
+    r"arrivals|crossings|output|yields?)\b")
 QUANTITY_WORDS = frozenset(
     "rate rates price prices level levels number numbers cost costs value figure figures budget position "
     "policy stance view views status state situation size population debt deficit balance target targets "

@@ -92,6 +92,15 @@ def _ahead(m: re.Match, day: dt.date) -> Reported:
     return Reported(m.group(0), start, end)
 
 
+def ahead_of(words: str, said_on: dt.date) -> tuple[dt.date, dt.date] | None:
+    """The one period a time ahead names ("next month", "tomorrow"), seen from `said_on`."""
+    m = _AHEAD.search(words)
+    if m is None:
+        return None
+    found = _ahead(m, said_on)
+    return found.start, found.end
+
+
 @dataclass(frozen=True)
 class Reported:
     """When what a sentence reports happened: the words that say so, and the period."""

@@ -25,6 +25,7 @@ from .cues import (
     CURRENT_BEFORE,
     CURRENT_CUES,
     EVOLUTION_CUES,
+    FIGURE,
     FIXED_HEADS,
     HOW_MUCH,
     ONGOING,
@@ -36,7 +37,9 @@ from .cues import (
     QUANTITY_SUFFIXES,
     QUANTITY_WORDS,
     RECENCY_CUES,
+    REPORT_NAMED,
     ROLE_QUESTION,
+    SAID_CUES,
     SPEECH_TIME_CUES,
     STRIPPABLE_CUES,
     TREND_CUES,
@@ -56,6 +59,7 @@ from .rules import (
 )
 
 Intent = Literal["point_in_time", "current", "evolution", "comparison", "none"]
+Time = Literal["said", "about"] | None
 Period = tuple["dt.date | None", "dt.date | None"]
 
 
@@ -79,6 +83,13 @@ class TemporalQuery:
     # Worded as happening around the day asked ("has brought back", "are fleeing", "will soon");
     # not part of the contract's JSON either: the intent does not change for it.
     ongoing: bool = False
+    # Asks for a figure (a rate, a level, a count): a current question then wants the newest
+    # period a figure is for, not the newest document. Not part of the contract's JSON.
+    figure: bool = False
+    # Which of a document's two times the period refers to: "said" (when it was said, published
+    # or decided: publication date only) or "about" (the state, figure or event of the period:
+    # published in it or speaking of it); None when no period is asked about (`none`, `current`).
+    time: Time = None
 
     def to_dict(self) -> dict:
         """JSON-ready form: dates as ISO strings or None, periods as [[start, end], ...]."""
@@ -97,6 +108,7 @@ class TemporalQuery:
             "confidence": self.confidence,
             "expressions": list(self.expressions),
             "reason": self.reason,
+            "time": self.time,
         }
 
 
@@ -132,8 +144,9 @@ _MAX_SCAN = 2000
 _MAX_FALLBACKS = 3
 
 
-def _find_atoms(text: str, as_of: dt.date) -> list[_Atom]:
-    """Every expression the rule table reads, then leftovers dateparser reads; in text order."""
+def _find_atoms(text: str, as_of: dt.date, *, fallback: bool = True) -> list[_Atom]:
+    """Every expression the rule table reads, then (with `fallback`) leftovers dateparser
+    reads; in text order."""
     atoms: list[_Atom] = []
     for rule in RULES:
         for m in rule.pattern.finditer(text):
@@ -148,7 +161,9 @@ def _find_atoms(text: str, as_of: dt.date) -> list[_Atom]:
                 atoms.append(_Atom(m.start(), m.end(), found, rule.name))
                 if len(atoms) >= _MAX_ATOMS:
                     return sorted(atoms, key=lambda a: a.lo)
-    return sorted(_dateparser_atoms(text, as_of, atoms), key=lambda a: a.lo)
+    if fallback:
+        atoms = _dateparser_atoms(text, as_of, atoms)
+    return sorted(atoms, key=lambda a: a.lo)
 
 
 _WORD = LazyPattern(r"\S+")
@@ -603,6 +618,14 @@ def _decide(text: str, masked: str, items: list[_Item], future: list[_Atom], cue
         return _Decision("point_in_time", start, end, (), min(confidence, 0.5),
                          f"{named} name several periods with no comparison wording; all between is searched", ())
 
+    planned = _planned(text, masked, future, cues.past) if future else None
+    if planned is not None:
+        # "What budget was set for 2033 to 2037?": a plan or forecast for a named period is
+        # spoken of by documents published before it (the contract's "Two times")
+        what = text[future[0].lo: future[0].hi].strip()
+        return _Decision("point_in_time", planned[0], planned[1], (), 0.6,
+                         f"{_q(what)} names a period after as_of that documents published "
+                         "before it speak of", ())
     if state:
         if cues.current:
             why, reason, conf = cues.current[0], f"{_q(cues.current[0])} asks for the latest state", 0.9
@@ -753,7 +776,74 @@ def parse(question: str, as_of: dt.date) -> TemporalQuery:
         reason=decision.reason,
         recency_cue=next((e for e in expressions if e and RECENCY_CUES.search(e)), None),
         ongoing=bool(ONGOING.search(question)),
+        time=_time(text, masked, items + _group(text, future), decision.intent),
+        figure=bool(FIGURE.search(masked)),
     )
+
+
+# A period a thing is for ("the budget for 2033 to 2037", "forecast for 2026", "the figures for
+# May 2024") is a time that thing speaks of, whatever verb of saying the question uses.
+_FOR = LazyPattern(r"(?:^|\s)(?:for|covering|pour|für|para)\s+(?:the\s+)?$")
+
+
+def _said(text: str, masked: str, items: list[_Item]) -> bool:
+    """Does the question ask what was said in its period: a verb of saying with a period that
+    is not what the thing said is for, or a report or sitting named by its date?"""
+    if any(REPORT_NAMED.match(text, it.hi) for it in items):
+        return True
+    return bool(SAID_CUES.search(masked)) and not all(
+        _preceded_by(text, it.lo, _FOR, 16) is not None for it in items)
+
+
+def _planned(text: str, masked: str, future: list[_Atom], past: bool) -> Period | None:
+    """The one named period after as_of a question asks what was set for, if it names one:
+    written out, in the past tense or as what a thing is for ("What budget was set for 2033 to
+    2037?", "What is the limit for the 2033 to 2037 budget?"), not "next year" or "by 2027",
+    and not a question of what was said. "What is the 2030 target?" asks the present state:
+    the latest documents answer it."""
+    items = _group(text, future)
+    if len(items) != 1 or _said(text, masked, items):
+        return None
+    item = items[0]
+    if not past and _preceded_by(text, item.lo, _FOR, 16) is None:
+        return None
+    if item.how not in ("in", "range", "between") or any(a.found.kind not in (NAMED, RANGE)
+                                                         for a in item.parts):
+        return None
+    start, end, _ = item.span(item.parts[0].found.start)
+    return start, end
+
+
+def _time(text: str, masked: str, items: list[_Item], intent: Intent) -> Time:
+    """Which time a question's period refers to: when documents were said (a verb of saying, or
+    a report or sitting named by its date) or the time they speak of (any other period)."""
+    if intent not in ("point_in_time", "comparison", "evolution"):
+        return None
+    return "said" if _said(text, masked, items) else "about"
+
+
+# --- the periods a text speaks of ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Named:
+    """A period a text names at [lo, hi), read as seen from the day the text was said."""
+
+    lo: int
+    hi: int
+    start: dt.date | None
+    end: dt.date | None
+    how: str  # as `_Item.how`: "in", "range", "between", "since", "until", "week_of", ...
+    kinds: tuple[str, ...]  # the rules' kinds of its expressions (NAMED, RELATIVE, FUTURE, ...)
+
+
+def read_periods(text: str, as_of: dt.date) -> list[Named]:
+    """Every period a short text names, combined as a question's are ("July to September 2014",
+    "between August 2023 and August 2024"), by the same rules, with `as_of` the day the text was
+    said; no dateparser fallback (it is slow, and a document's dates are written plainly)."""
+    atoms = _share_years(text, _find_atoms(text, as_of, fallback=False))
+    return [Named(it.lo, it.hi, *it.span(as_of)[:2], it.how, tuple(a.found.kind for a in it.parts))
+            for it in _group(text, atoms)]
 
 
 # --- how hard retrieval holds to the period ---------------------------------------------------

@@ -188,11 +188,16 @@ def _last_month_name(m, as_of):
     return _named(month_span(year, month), confidence=0.9)
 
 
+# "July to September 2014": a month that opens a range ending in a month of a named year is a
+# month whatever word comes before it ("for July to September 2014", "figures, July to …").
+_OPENS_RANGE = lazy(rf"\s*(?:to|until|till|through|[-–—])\s*{MONTH}\s+[12]\d{{3}}{END}")
+
+
 def _bare_month(m, as_of):
     word, before = m["m"].lower(), preceding_word(m)
     if word == "mars" and before not in FRENCH_ONLY_PREPS:
         return None  # the planet, not "en mars"
-    if before not in DATE_PREPS:
+    if before not in DATE_PREPS and not (m["m"][0].isupper() and _OPENS_RANGE.match(m.string, m.end())):
         return None
     if word in AMBIGUOUS_MONTHS and not m["m"][0].isupper() and before in {"the", "of", "to", "and", "or", "a"}:
         return None

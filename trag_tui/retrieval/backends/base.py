@@ -25,14 +25,16 @@ class Backend(Protocol):
     name: str
 
     def lexical(self, text: str, limit: int, days: DayRange, scope: Scope | None = None,
-                session: bool = False) -> Ranked:
+                session: bool = False, within: np.ndarray | None = None) -> Ranked:
         """BM25-style candidates for the text's words (higher is better), inside the day range
-        and, when `scope` is given, inside the documents of its facets."""
+        and, when `scope` is given, inside the documents of its facets; when `within` is given,
+        among those sorted chunk ids only."""
         ...
 
     def dense(self, vector: np.ndarray, limit: int, days: DayRange, scope: Scope | None = None,
-              session: bool = False) -> Ranked:
-        """Nearest chunks by cosine similarity, inside the day range (and the scope's documents)."""
+              session: bool = False, within: np.ndarray | None = None) -> Ranked:
+        """Nearest chunks by cosine similarity, inside the day range (and the scope's documents,
+        and the chunk ids `within`)."""
         ...
 
     def chunk_info(self, ids: list[int]) -> dict[int, ChunkInfo]:

@@ -27,6 +27,7 @@ from ...chunking import Chunk
 from ...documents import Document
 from ...errors import PullError
 from ...facets import Stemmer, update_facets
+from ...periods import update_periods
 from ...storage.db import get_meta, sqlite3, transaction, writer_lock
 from ...storage.file import check_sound
 from ...storage.store import (
@@ -293,6 +294,7 @@ def _pull(index, target, what, client, models, batch, progress) -> PullReport:
         conn.execute("UPDATE files SET documents = (SELECT count(*) FROM documents WHERE file_id = ?) "
                      "WHERE id = ?", (file_id, file_id))
     update_facets(conn)
+    update_periods(conn)
     return report
 
 

@@ -231,21 +231,25 @@ class QdrantBackend:
     def close(self) -> None:
         self.client.close()
 
-    def _where(self, days: DayRange, scope: Scope | None) -> tuple[Any, list[str] | None]:
+    def _where(self, days: DayRange, scope: Scope | None,
+               within: np.ndarray | None = None) -> tuple[Any, list[str] | None]:
         """The payload filter of a candidate query, and the shard keys it needs (None: all)."""
         m = self.models
         lo, hi = days.bounds()
         must = [m.FieldCondition(key="day", range=m.Range(gte=lo, lte=hi))]
         if scope is not None:
             must.append(m.FieldCondition(key="facets", match=m.MatchAny(any=list(scope.facet_ids))))
+        if within is not None:
+            must.append(m.HasIdCondition(has_id=[int(i) for i in within]))
         periods = periods_in(days, self.periods, self.shard_by)
         if periods is not None and not self.sharded:  # local mode: the partition as a filter
             must.append(m.FieldCondition(key="period", match=m.MatchAny(any=periods)))
         return m.Filter(must=must), periods
 
-    def _query(self, query, using: str, limit: int, days: DayRange, scope: Scope | None) -> Ranked:
-        where, periods = self._where(days, scope)
-        if limit <= 0 or periods == []:
+    def _query(self, query, using: str, limit: int, days: DayRange, scope: Scope | None,
+               within: np.ndarray | None = None) -> Ranked:
+        where, periods = self._where(days, scope, within)
+        if limit <= 0 or periods == [] or (within is not None and not len(within)):
             return []
         extra = {"shard_key_selector": periods} if self.sharded and periods is not None else {}
         found = self.client.query_points(self.collection, query=query, using=using, limit=limit,
@@ -253,18 +257,19 @@ class QdrantBackend:
         return [(int(p.id), float(p.score)) for p in found.points]
 
     def lexical(self, text: str, limit: int, days: DayRange, scope: Scope | None = None,
-                session: bool = False) -> Ranked:
+                session: bool = False, within: np.ndarray | None = None) -> Ranked:
         if self.vocabulary is not None:  # the words FTS5 would be asked for: rarest first, within a budget
             text = " ".join(w[1:-1].replace('""', '"') for w in self.vocabulary(text))
         terms = query_terms(self.stemmer, text)
         if not terms:
             return []
         sparse = self.models.SparseVector(indices=list(terms), values=list(terms.values()))
-        return self._query(sparse, LEXICAL, limit, days, scope)
+        return self._query(sparse, LEXICAL, limit, days, scope, within)
 
     def dense(self, vector: np.ndarray, limit: int, days: DayRange, scope: Scope | None = None,
-              session: bool = False) -> Ranked:
-        return self._query(np.asarray(vector, dtype=np.float32).tolist(), DENSE, limit, days, scope)
+              session: bool = False, within: np.ndarray | None = None) -> Ranked:
+        return self._query(np.asarray(vector, dtype=np.float32).tolist(), DENSE, limit, days, scope,
+                           within)
 
     def _records(self, ids: list[int]) -> dict[int, dict]:
         out: dict[int, dict] = {}

@@ -21,6 +21,7 @@ from ..candidates import (
     LexicalMatches,
     Vocabulary,
     chunk_info,
+    dense_among,
     dense_candidates,
     fts_candidates,
     passage,
@@ -39,22 +40,24 @@ class SQLiteBackend:
         self.index = index
 
     def lexical(self, text: str, limit: int, days: DayRange, scope: Scope | None = None,
-                session: bool = False) -> scoring.Ranked:
+                session: bool = False, within: np.ndarray | None = None) -> scoring.Ranked:
         conn = self.index.conn
         terms = self.index.derived("vocabulary", lambda: Vocabulary(conn)).terms(text)
         if session:
             matches = self.index.derived("lexical_matches", lambda: LexicalMatches(conn))
-            return matches.search(terms, limit, days,
-                                  within=self.scope_chunks(scope) if scope is not None else None)
-        return fts_candidates(conn, terms, limit, days, within=scope.facet_ids if scope else None)
+            return matches.search(terms, limit, days, within=self._inside(scope, within))
+        return fts_candidates(conn, terms, limit, days, within=scope.facet_ids if scope else None,
+                              chunks=within)
 
     def dense(self, vector: np.ndarray, limit: int, days: DayRange, scope: Scope | None = None,
-              session: bool = False) -> scoring.Ranked:
+              session: bool = False, within: np.ndarray | None = None) -> scoring.Ranked:
         conn = self.index.conn
-        inside = self.scope_chunks(scope) if scope is not None else None
+        inside = self._inside(scope, within)
         if session:
             matrix = self.index.derived("dense_matrix", lambda: DenseMatrix(conn))
             return matrix.search(vector, limit, days, within=inside)
+        if within is not None and inside is not None:
+            return dense_among(conn, vector, limit, days, inside)
         if inside is None:
             return dense_candidates(conn, vector, limit, days)
         # vec0 cannot filter by document: the nearest of the whole range, then the scope's
@@ -68,6 +71,13 @@ class SQLiteBackend:
 
     def scope_chunks(self, scope: Scope, narrow: bool = False) -> np.ndarray:
         return facet_index(self.index).chunk_ids(scope, narrow=narrow)
+
+    def _inside(self, scope: Scope | None, within: np.ndarray | None) -> np.ndarray | None:
+        """The sorted chunk ids a query keeps to: the scope's and those `within`, both if given."""
+        inside = self.scope_chunks(scope) if scope is not None else None
+        if within is None:
+            return inside
+        return within if inside is None else np.intersect1d(inside, within)
 
 
 __all__ = ["SQLiteBackend"]

@@ -1,0 +1,136 @@
+"""Two times: which one a question's period asks about, and the periods a document speaks of.
+
+The document side is read by the question rules with the publication day as as_of; the cases
+with real titles and sentences come from the shared corpora and skip where they are absent.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+import pytest
+
+from trag_tui.temporal.question import parse
+from trag_tui.temporal.spoken import spoken_periods
+
+AS_OF = dt.date(2025, 11, 22)
+
+
+def d(s: str) -> dt.date:
+    return dt.date.fromisoformat(s)
+
+
+# -- the question side: "said" or "about" (the contract's examples, and some of our own) -------
+
+@pytest.mark.parametrize("question, time", [
+    ("What was said about NHS funding in 2015?", "said"),
+    ("What did the ONS publish in November 2025?", "said"),
+    ("What did Senator Lott say on 28 January 1997?", "said"),
+    ("What did the October 2025 Beige Book say about employment?", "said"),
+    ("How did employment change in the October 2025 Beige Book?", "said"),
+    ("What was debated in the Commons in March 2024?", "said"),
+    ("What was CPI inflation in May 2024?", "about"),
+    ("How many people crossed the Channel in 2022?", "about"),
+    ("Net migration in the year ending June 2023", "about"),
+    ("What budget was set for 2033 to 2037?", "about"),
+    ("Who was Home Secretary in 2022?", "about"),
+    ("Compare net migration in 2019 and 2025", "about"),
+    ("How has inflation changed since 2020?", "about"),
+    ("What did the ONS publish for May 2024?", "about"),  # the figures for May, not what appeared then
+    ("Who is the Prime Minister?", None),
+    ("What is the Online Safety Act?", None),
+])
+def test_a_period_is_read_as_the_time_of_saying_or_the_time_spoken_of(question, time):
+    assert parse(question, AS_OF).time == time
+
+
+def test_a_plan_for_a_named_period_is_asked_about_that_period():
+    q = parse("What carbon budget was recommended for 2033 to 2037?", AS_OF)
+    assert (q.intent, q.start, q.end, q.time) == ("point_in_time", d("2033-01-01"), d("2037-12-31"),
+                                                 "about")
+    # the present state of a target named by its year is the latest documents' to say
+    assert parse("What is the 2030 net zero target?", AS_OF).intent == "current"
+    # a time ahead that is not named outright stays with the latest documents
+    assert parse("How much will defence spending rise by 2027?", AS_OF).intent == "current"
+
+
+def test_a_month_that_opens_a_range_is_read_whatever_word_comes_before_it():
+    q = parse("What was unemployment for July to September 2014?", AS_OF)
+    assert (q.start, q.end) == (d("2014-07-01"), d("2014-09-30"))
+
+
+# -- the document side ----------------------------------------------------------------------
+
+def spans(text: str, said: str) -> list[tuple[dt.date, dt.date]]:
+    return [(s.start, s.end) for s in spoken_periods(text, d(said))]
+
+
+@pytest.mark.parametrize("text, said, expected", [
+    # a title's reference period
+    ("Consumer price inflation, May 2024", "2024-06-19", [("2024-05-01", "2024-05-31")]),
+    ("Labour market statistics, November 2014", "2014-11-12", [("2014-11-01", "2014-11-30")]),
+    # dated expressions in the text, read against the publication day
+    ("The CPI rose by 2.0 per cent in the 12 months to May 2024, down from 2.3 per cent in "
+     "April.", "2024-06-19", [("2024-05-01", "2024-05-31"), ("2024-04-01", "2024-04-30")]),
+    ("The unemployment rate for July to September 2014 was 6.0 per cent.", "2014-11-12",
+     [("2014-07-01", "2014-09-30")]),
+    ("The Committee recommends a budget of 965 MtCO2e for 2033-37.", "2020-12-09",
+     [("2033-01-01", "2037-12-31")]),
+    ("Bank Rate peaked at 5.25 per cent between August 2023 and August 2024.", "2025-11-06",
+     [("2023-08-01", "2024-08-31")]),
+    ("Last year more than 28,000 people crossed the channel.", "2022-04-19",
+     [("2021-01-01", "2021-12-31")]),
+    # a relative day is the latest such day on or before the day said
+    ("The vote passed on Tuesday.", "2024-06-19", [("2024-06-18", "2024-06-18")]),
+    ("I went to a support group last week.", "2024-06-19", [("2024-06-10", "2024-06-16")]),
+    # a time ahead is kept as stated
+    ("The next meeting is next month.", "2024-06-19", [("2024-07-01", "2024-07-31")]),
+    # "this year" in a forecast is the whole year it was said in
+    ("The OBR expects inflation to average 7.4 per cent this year.", "2022-03-23",
+     [("2022-01-01", "2022-12-31")]),
+    # no period: a count, "today", an open-ended stretch
+    ("Some 1,500 people came today.", "2024-06-19", []),
+    ("Prices have risen since 2010.", "2024-06-19", []),
+])
+def test_the_periods_a_text_speaks_of(text, said, expected):
+    assert spans(text, said) == [(d(a), d(b)) for a, b in expected]
+
+
+def _doc(shared_dir, corpus: str, doc_id: str) -> dict:
+    with (shared_dir / "corpora" / corpus / "docs.jsonl").open(encoding="utf-8") as fh:
+        for line in fh:
+            if f'"{doc_id}"' in line:
+                row = json.loads(line)
+                if row["id"] == doc_id:
+                    return row
+    raise AssertionError(f"{doc_id} not in {corpus}")
+
+
+@pytest.mark.parametrize("corpus, doc_id, period, words", [
+    # a Beige Book report describes the weeks before its release
+    ("beige_book", "beigebook:2008-10:mi", ("2008-08-01", "2008-08-31"), "August"),
+    ("beige_book", "beigebook:2013-12:sl", ("2013-10-01", "2013-10-31"), "October 2013"),
+    ("beige_book", "beigebook:1988-06:mi", ("1988-04-01", "1988-04-30"), "April"),
+    # a news story filed on one day reports another
+    ("realtimeqa", "rtqa:29777b3b8a7811f9", ("2022-06-14", "2022-06-14"), "Tuesday"),
+    ("realtimeqa", "rtqa:4b411f2d9ebf4974", ("2022-06-23", "2022-06-23"), "Thursday"),
+    ("realtimeqa", "rtqa:c5ec15b94055ef90", ("2022-09-17", "2022-09-17"), "Saturday"),
+    # a conversation's turn says "yesterday", "two days ago", "last week"
+    ("locomo", "conv-42:D6:2", ("2022-03-23", "2022-03-23"), "yesterday"),
+    ("locomo", "conv-26:D7:1", ("2023-07-10", "2023-07-10"), "two days ago"),
+    ("locomo", "conv-41:D8:1", ("2023-02-27", "2023-03-05"), "Last week"),
+])
+def test_real_documents_speak_of_the_time_before_they_were_published(shared_dir, corpus, doc_id,
+                                                                       period, words):
+    doc = _doc(shared_dir, corpus, doc_id)
+    found = spoken_periods(doc["text"], d(doc["date"]))
+    assert (d(period[0]), d(period[1])) in [(s.start, s.end) for s in found]
+    assert any(words.lower() in s.expression.lower() for s in found
+               if (s.start, s.end) == (d(period[0]), d(period[1])))
+    assert d(doc["date"]) > d(period[1])  # published after the time it speaks of
+
+
+def test_a_beige_book_title_names_its_own_month_and_no_other(shared_dir):
+    doc = _doc(shared_dir, "beige_book", "beigebook:2008-10:mi")
+    # "Beige Book, October 2008: …": the month it appeared in, which the date already says
+    assert spans(doc["title"], doc["date"]) == [(d("2008-10-01"), d("2008-10-31"))]

@@ -1,0 +1,108 @@
+"""The periods a document speaks of, beside the day it was published.
+
+The ONS publishes May's inflation in June; a spending review of 2010 sets budgets for 2011-15;
+a Beige Book describes the weeks before it; a story filed on Tuesday reports Monday; a
+conversation on 27 March says "last week". A question about the time a document speaks of must
+find it by that time, not by its publication date (the temporal-query contract, "Two times").
+The periods are read by the question rules (`question.read_periods`) with the publication day as
+as_of, so "last year" in a document of 2023 is 2022 and "on Tuesday" the latest Tuesday on or
+before its date: one reader, both sides, in every language the questions are read in. A period
+after the publication day (a plan, a forecast, "for 2033 to 2037") is kept as stated.
+"""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from .calendar import unit_span
+from .lexicon import MONTHS, SEASONS, UNITS, WEEKDAYS, alternation, lazy, unit_of
+from .mentions import ahead_of
+from .question import read_periods
+from .rules import FUTURE, TO_DATE, TODAY
+
+# Only the text around a word that can start a time expression is read: a year, a month, a
+# weekday, a season, a unit of time, or a day named relative to today (a bare number is a count).
+_TRIGGER = lazy(
+    rf"(?<!\d)(?:1[89]|2[01])\d\d(?!\d)|(?<!\w)(?:{alternation(MONTHS)}|{alternation(WEEKDAYS)}|"
+    rf"{alternation(SEASONS)}|"
+    rf"{alternation(UNITS)}|yesterday|tomorrow|вчера|завтра|hier|demain|gestern|morgen|ayer|"
+    r"mañana|quarter|Q[1-4]|H[12])(?!\w)")
+REACH = 60  # characters read either side of a trigger: the longest expression and its modifier
+# Periods a text states outright, one stretch each; open-ended ones ("since 2010", "before
+# 2016") say too little about any one period to be found by it.
+BOUNDED = frozenset({"in", "range", "between", "week_of", "week_ending", "week_from",
+                     "span_before", "span_after"})
+MAX_DAYS = 10 * 366  # a longer stretch ("the 1990s and 2000s") speaks of no period in particular
+
+
+@dataclass(frozen=True)
+class Spoken:
+    """A period a text speaks of: its days, the words that name it, and where they stand."""
+
+    start: dt.date
+    end: dt.date
+    expression: str
+    at: int
+
+
+def spoken_periods(text: str, said_on: dt.date) -> list[Spoken]:
+    """The bounded periods a text names, read as seen from `said_on`, in text order.
+
+    "This year" in a document is the whole year it was said in ("inflation is expected to
+    average 7.4 per cent this year"), where a question's "this year" ends on the day asked;
+    "today" is left out: the publication date already says it.
+    """
+    out: list[Spoken] = []
+    for lo, hi in _windows(text):
+        piece = text[lo:hi]
+        for named in read_periods(piece, said_on):
+            if named.how not in BOUNDED or named.start is None or named.end is None:
+                continue
+            words = " ".join(piece[named.lo:named.hi].split()).strip(" .,;:!?")
+            start, end = named.start, named.end
+            if FUTURE in named.kinds:
+                # "next month", "tomorrow": the rules only say it lies ahead; read which period
+                found = ahead_of(words, said_on)
+                if found is None:
+                    continue
+                start, end = found
+            if TO_DATE in named.kinds:
+                start, end = _whole_unit(words, said_on) or (start, end)
+            if TODAY in named.kinds or (end - start).days > MAX_DAYS:
+                continue
+            spoken = Spoken(start, end, words, lo + named.lo)
+            if spoken not in out:
+                out.append(spoken)
+    return sorted(out, key=lambda s: s.at)
+
+
+def _whole_unit(words: str, said_on: dt.date) -> tuple[dt.date, dt.date] | None:
+    """The calendar unit a "this week/month/year" names, whole, around `said_on`."""
+    for word in words.lower().split():
+        if word in UNITS:
+            unit, _ = unit_of(word)
+            if unit in ("week", "month", "quarter", "year"):
+                return unit_span(said_on, unit)
+    return None
+
+
+def _windows(text: str) -> list[tuple[int, int]]:
+    """Stretches of the text around its triggers, merged where they meet, ends moved to the
+    nearest space so no word is cut."""
+    spans: list[tuple[int, int]] = []
+    for m in _TRIGGER.finditer(text):
+        lo, hi = max(0, m.start() - REACH), min(len(text), m.end() + REACH)
+        if spans and lo <= spans[-1][1]:
+            spans[-1] = (spans[-1][0], hi)
+        else:
+            spans.append((lo, hi))
+    out = []
+    for lo, hi in spans:
+        if lo > 0:
+            space = text.find(" ", lo)
+            lo = space + 1 if 0 <= space < hi else lo
+        if hi < len(text):
+            space = text.rfind(" ", lo, hi)
+            hi = space if space > lo else hi
+        out.append((lo, hi))
+    return out
