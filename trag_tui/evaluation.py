@@ -11,8 +11,9 @@ import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias
 
+from .storage.store import from_day
 from .temporal.calendar import iso_day
 
 
@@ -73,25 +74,45 @@ def reciprocal_rank(hit_ids: Sequence[str], gold: Iterable[str]) -> float | None
     return 0.0
 
 
-def _inside(date: dt.date | None, period: tuple[dt.date | None, dt.date | None]) -> bool:
-    if date is None:
-        return False
+# A hit's time: its date, or its date and the periods it speaks of (a question about those).
+When: TypeAlias = "dt.date | None | tuple[dt.date | None, tuple[tuple[dt.date, dt.date], ...]]"
+
+
+def _inside(when, period: tuple[dt.date | None, dt.date | None]) -> bool:
+    """Is a hit of the period: dated inside it, or (`when` a pair: its date and the periods it
+    speaks of, for a question about the time documents speak of) speaking of a period that
+    overlaps it (the contract's two times)?"""
+    date, spoken = when if isinstance(when, tuple) else (when, ())
     lo, hi = period
-    return (lo is None or date >= lo) and (hi is None or date <= hi)
+    if date is not None and (lo is None or date >= lo) and (hi is None or date <= hi):
+        return True
+    return any((lo is None or b >= lo) and (hi is None or a <= hi) for a, b in spoken)
 
 
-def temporal_precision(dates: Sequence[dt.date | None], periods, k: int) -> float | None:
-    """Share of the first k hits dated inside any gold period (None without a period or hits)."""
+def _spans(periods) -> tuple[tuple[dt.date, dt.date], ...]:
+    """(start day, end day, ...) rows as date pairs."""
+    out = []
+    for row in periods:
+        a, b = from_day(row[0]), from_day(row[1])
+        if a is not None and b is not None:
+            out.append((a, b))
+    return tuple(out)
+
+
+def temporal_precision(dates: Sequence[When], periods, k: int) -> float | None:
+    """Share of the first k hits of any gold period (None without a period or hits): dated in
+    it, or, where a hit carries the periods it speaks of, speaking of it."""
     if not periods or not dates[:k]:
         return None
     return sum(any(_inside(d, p) for p in periods) for d in dates[:k]) / len(dates[:k])
 
 
-def leak_rate(dates: Sequence[dt.date | None], as_of: dt.date | None, k: int) -> float | None:
-    """Share of the first k hits dated after the as-of date."""
+def leak_rate(dates: Sequence[When], as_of: dt.date | None, k: int) -> float | None:
+    """Share of the first k hits published after the as-of date, whatever they speak of."""
     if as_of is None or not dates[:k]:
         return None
-    return sum(1 for d in dates[:k] if d is not None and d > as_of) / len(dates[:k])
+    published = [d[0] if isinstance(d, tuple) else d for d in dates[:k]]
+    return sum(1 for d in published if d is not None and d > as_of) / len(published)
 
 
 def source_precision(speakers: Sequence[str], source: str, k: int) -> float | None:
@@ -118,7 +139,7 @@ class SystemScores:
     both_periods: list[float | None] = field(default_factory=list)
     source: list[float | None] = field(default_factory=list)
 
-    def add(self, qa: QA, hit_ids: list[str], dates: list[dt.date | None], k: int,
+    def add(self, qa: QA, hit_ids: list[str], dates: Sequence[When], k: int,
             parsed_periods, speakers: Sequence[str] = ()) -> None:
         """Score one question's hits."""
         self.recall.append(recall_at_k(hit_ids, qa.evidence_ids, k))
@@ -171,7 +192,11 @@ def evaluate(index, qas: Sequence[QA], k: int = 5, settings=None, halt: bool = F
             if result is None:
                 continue
             ids = [h.doc_id for h in result.hits]
-            dates = [iso_day(h.date) for h in result.hits]
+            dates: list[When] = [iso_day(h.date) for h in result.hits]
+            if res.query.time == "about":
+                # a hit of a period is published in it or speaks of it
+                spoken = retriever.spoken().of(h.chunk_id for h in result.hits)
+                dates = [(iso_day(h.date), _spans(spoken.get(h.chunk_id, ()))) for h in result.hits]
             speakers = [h.speaker for h in result.hits]
             for system in ((engine, blind_scores)[i], cat[i], intent[i]):
                 system.add(qa, ids, dates, k, res.query.periods, speakers)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .storage.db import get_meta, set_meta, sqlite3, transaction
+from .storage.db import get_meta, read_again_if_changed, sqlite3, transaction
 
 # A facet that covers more than this share of the documents tells nothing apart ("Beige Book").
 MAX_SHARE = 0.5
@@ -197,11 +197,7 @@ def aliases(names: dict[int, tuple[str, str]], conn: sqlite3.Connection, stemmer
 
 def update_facets(conn: sqlite3.Connection, stemmer: Stemmer | None = None) -> dict:
     """Read the facets of documents not read yet and, when any were, rebuild the aliases."""
-    if get_meta(conn, "facet_rules") != RULES:  # read by other rules: read everything again
-        with transaction(conn):
-            conn.execute("DELETE FROM facet_seen")
-            conn.execute("DELETE FROM facets")
-            set_meta(conn, "facet_rules", RULES)
+    read_again_if_changed(conn, "facet_rules", RULES, ("facet_seen", "facets"))
     rows = conn.execute(
         "SELECT d.id, d.title, d.speaker, d.meta FROM documents d "
         "LEFT JOIN facet_seen s ON s.document_id = d.id WHERE s.document_id IS NULL").fetchall()

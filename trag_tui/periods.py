@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .storage.db import get_meta, id_batches, set_meta, sqlite3, transaction
+from .storage.db import id_batches, read_again_if_changed, sqlite3, transaction
 from .storage.store import from_day, to_day
 from .temporal.spoken import Spoken, spoken_periods
 
@@ -103,11 +103,7 @@ def _sections(text: str) -> list[tuple[int, int, str]]:
 
 def update_periods(conn: sqlite3.Connection) -> dict:
     """Read the periods of documents not read yet (all of them when the reading changed)."""
-    if get_meta(conn, "period_rules") != VERSION:
-        with transaction(conn):
-            conn.execute("DELETE FROM periods_seen")
-            conn.execute("DELETE FROM chunk_periods")
-            set_meta(conn, "period_rules", VERSION)
+    read_again_if_changed(conn, "period_rules", VERSION, ("periods_seen", "chunk_periods"))
     todo = conn.execute(
         "SELECT d.id, d.title, d.day FROM documents d LEFT JOIN periods_seen s "
         "ON s.document_id = d.id WHERE s.document_id IS NULL ORDER BY d.id").fetchall()

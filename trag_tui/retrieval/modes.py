@@ -17,6 +17,7 @@ from ..facets import Scope, facet_index
 from ..settings import Settings
 from ..storage.index import Index
 from ..storage.store import from_day, to_day
+from ..temporal.calendar import iso_day
 from ..text.labels import period_label
 from . import scoring
 from .backends import backend_of
@@ -62,6 +63,10 @@ RETOLD = 0.9
 # own release) up to RELEASE_LEAN more than a later document quoting it.
 SPOKEN_FIT = 0.3
 RELEASE_LEAN = 0.2
+# The weight of the lists of passages that speak of the period, in the fusion: as much as the
+# period's own for a figure asked for (a period's figure is published after it), half of it
+# otherwise (a period's holders, positions and events are told mostly while it lasts).
+ABOUT_FIGURE, ABOUT_OTHER = 1.0, 0.5
 YEAR_DAYS = 366
 # For a figure asked for now ("the latest inflation figure"), the current mode ages a passage by
 # the newest period it speaks of, not the day it appeared.
@@ -206,7 +211,7 @@ class Retriever:
         return self.index.derived("spoken", lambda: SpokenPeriods(self.index.conn))
 
     def candidates(self, text: str, days: DayRange, limit: int, *,
-                   about: tuple[np.ndarray, DayRange] | None = None
+                   about: About | None = None
                    ) -> tuple[scoring.Ranked, Parts, float]:
         """Fused candidates, the per-list scores, and lexical/dense agreement.
 
@@ -225,10 +230,11 @@ class Retriever:
             # summary mentions every district) cannot push them out of the pool.
             inside = backend.scope_chunks(scope)
             lists += self._pair(text, days, limit, session, scope)
-        if about is not None and len(about[0]):
-            lists += self._pair(text, about[1], limit, session,
-                                scope if scope is not None and scope.filter else None, about[0])
         weights = [s.bm25_weight, s.dense_weight] * (len(lists) // 2)
+        if about is not None and len(about.ids):
+            lists += self._pair(text, about.published, limit, session,
+                                scope if scope is not None and scope.filter else None, about.ids)
+            weights += [about.weight * s.bm25_weight, about.weight * s.dense_weight]
         fused = scoring.fuse(lists, weights, s.fusion, s.rrf_k)
         if inside is not None and scope is not None and not scope.filter:
             fused = scoring.prefer(fused, inside, SCOPE_PRIOR)
@@ -281,7 +287,7 @@ def _as_of_range(start: dt.date | None, end: dt.date | None, as_of: dt.date, und
 
 
 def _rank(retriever: Retriever, text: str, days: DayRange, limit: int, settings: Settings,
-          about: tuple[np.ndarray, DayRange] | None = None
+          about: About | None = None
           ) -> tuple[scoring.Ranked, dict[int, ChunkInfo], Parts, float]:
     fused, parts, agree = retriever.candidates(text, days, limit, about=about)
     info = retriever.backend.chunk_info([u for u, _ in fused])
@@ -290,15 +296,25 @@ def _rank(retriever: Retriever, text: str, days: DayRange, limit: int, settings:
     return ranked, info, parts, agree
 
 
+@dataclass(frozen=True)
+class About:
+    """The chunks that speak of a period asked about but were published outside it: their ids,
+    the days they were published in, and the weight of their lists in the fusion."""
+
+    ids: np.ndarray
+    published: DayRange
+    weight: float
+
+
 def _spoken_of(r: Retriever, tq, start: dt.date | None, end: dt.date | None,
-               inside_days: int | None = None) -> tuple[np.ndarray, DayRange] | None:
+               inside_days: int | None = None) -> About | None:
     """For a question about the time documents speak of (`time` "about"), the chunks that speak
     of the period [start, end] but were published outside it, up to as_of; else None."""
     if tq.time != "about" or start is None or end is None:
         return None
     published = DayRange(None, _day_of(tq.as_of), include_undated=False)
-    return r.spoken().about(_day_of(start), _day_of(end), published,
-                            inside_days=inside_days), published
+    ids = r.spoken().about(_day_of(start), _day_of(end), published, inside_days=inside_days)
+    return About(ids, published, ABOUT_FIGURE if tq.figure else ABOUT_OTHER)
 
 
 def _rank_period(retriever: Retriever, text: str, days: DayRange, limit: int, settings: Settings,
@@ -499,7 +515,7 @@ def _evolution(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchResul
     if about is not None and days.lo is not None and days.hi is not None:
         # a passage published outside the span is placed in it by the newest time it speaks of
         # there ("the 2019 figure", in a report of 2025)
-        spoken = r.spoken().of(u for u, _ in pool if u in set(about[0].tolist()))
+        spoken = r.spoken().of(u for u, _ in pool if u in set(about.ids.tolist()))
         for u, periods in spoken.items():
             inside = [min(b, days.hi) for a, b, _, _ in periods if a <= days.hi and b >= days.lo]
             when[u] = max(inside) if inside else when[u]
@@ -539,13 +555,25 @@ def _comparison(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchResu
             part = _finish(tq, "comparison", ranked, info, parts, agree, per, halt,
                            {u: label for u, _ in ranked})
         confidences.append(part.confidence)
-        if not part.hits:
+        # a passage that speaks of two of the periods is answered in one: the one it was
+        # published in, else the first it was found for
+        taken = {h.chunk_id for h in hits}
+        own = [h for h in part.hits if h.chunk_id not in taken
+               and not any(_holds(p, h.date) for p in periods if p != (start, end))]
+        if not own:
             empty.append(label)
-        hits.extend(part.hits)
+        hits.extend(own)
     return SearchResult(
         tq, "comparison", "", hits, min(confidences) if confidences else 0.0,
         periods=[(a.isoformat() if a else None, b.isoformat() if b else None) for a, b in periods],
         empty_reason="no documents from " + " or ".join(empty) if empty else None)
+
+
+def _holds(period: tuple[dt.date | None, dt.date | None], date: str | None) -> bool:
+    """Was a passage dated `date` published inside the period?"""
+    day = iso_day(date)
+    return day is not None and (period[0] is None or period[0] <= day) \
+        and (period[1] is None or day <= period[1])
 
 
 def _period_key(start: dt.date | None, end: dt.date | None) -> str:

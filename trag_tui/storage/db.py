@@ -12,7 +12,7 @@ import datetime as dt
 import errno
 import os
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -151,6 +151,18 @@ def set_meta(conn: sqlite3.Connection, key: str, value: str) -> None:
         "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
         (key, value),
     )
+
+
+def read_again_if_changed(conn: sqlite3.Connection, key: str, version: str,
+                          tables: Sequence[str]) -> None:
+    """When the rules that filled `tables` (recorded in meta under `key`) are not `version`,
+    empty the tables and record it, so every document is read again by the new rules."""
+    if get_meta(conn, key) == version:
+        return
+    with transaction(conn):
+        for table in tables:
+            conn.execute(f"DELETE FROM {table}")  # noqa: S608 - our own table names
+        set_meta(conn, key, version)
 
 
 def io_failure(exc: BaseException) -> str | None:

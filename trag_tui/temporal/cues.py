@@ -59,14 +59,15 @@ STRIPPABLE_CUES = lazy(
 # A verb of saying: a question that asks what was said, asked, published, announced, reported,
 # decided, voted or written in a period is about when documents appeared there ("said" in the
 # contract), not about a time they speak of ("about": the state, figure or event of the period).
-# Someone's view, stance or position on a thing, and what it is according to someone, are what
-# they said.
+# Someone's view, stance or position on a thing, their plans and policies, and what it is
+# according to someone, are what they said.
 SAID_CUES = lazy(
     r"\b(?:say|says|said|saying|tell|tells|told|mention(?:s|ed)?|discuss(?:es|ed)?|debat(?:e|es|ed)|"
     r"ask(?:s|ed)?|publish(?:es|ed)?|announc(?:e|es|ed)|report(?:s|ed)?|decid(?:e|es|ed)|"
     r"vot(?:e|es|ed)|writ(?:e|es|ten)|wrote|speak(?:s)?|spoke(?:n)?|stated|"
     r"argu(?:e|es|ed)|claimed|describ(?:e|es|ed)|commented|warn(?:s|ed)?|"
     r"promised|pledged|recommend(?:s|ed)?|according\s+to|stance|position\s+on|views?\s+(?:of|on)|"
+    r"plans|polic(?:y|ies)|"
     r"(?<=['’]s\s)view|"
     r"dit|dites|déclaré|annoncé|publié|débattu|voté|écrit|"
     r"sagte|sagten|gesagt|erklärt\w*|angekündigt|veröffentlicht\w*|debattiert|beschlossen|geschrieben|"
