@@ -29,8 +29,8 @@ if TYPE_CHECKING:
 # Each list's scores by chunk id, for --explain ("bm25", "dense", "fused", "decay", ...), and
 # under "about" the period a chunk speaks of that placed it, in words.
 Parts = dict[str, dict[int, Any]]
-SCOPES = ("auto", "none")
-TIMES = ("auto", "said", "about")  # how a question's period is matched (Settings.time)  # auto: scope by the speakers and sources a question names
+SCOPES = ("auto", "none")  # auto: scope by the speakers and sources a question names
+TIMES = ("auto", "said", "about")  # how a question's period is matched (Settings.time)
 MODES = ("hard_filter", "decay", "evolution", "comparison", "hybrid", "blind")
 INTENT_MODE = {
     "point_in_time": "hard_filter",
@@ -68,9 +68,6 @@ RELEASE_LEAN = 0.2
 # otherwise (a period's holders, positions and events are told mostly while it lasts).
 ABOUT_FIGURE, ABOUT_OTHER = 1.0, 0.5
 YEAR_DAYS = 366
-# For a figure asked for now ("the latest inflation figure"), the current mode ages a passage by
-# the newest period it speaks of, not the day it appeared.
-CURRENT_SPOKEN = True
 # The current mode's recency boost goes to passages at least this share as like the question
 # as the likest (and to those whose likeness was not measured): a newer passage supersedes an
 # older one about the same thing.
@@ -488,9 +485,10 @@ def _decay(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchResult:
     else:  # automatic: a few publication gaps of the relevant candidates
         tau = scoring.cadence_tau([info[u].day for u, _ in ranked if u in relevant], CURRENT_CADENCES, tau)
     told = {u: i.day for u, i in info.items() if u in relevant}
-    if CURRENT_SPOKEN and tq.figure:
-        # the newest period a passage speaks of, not the day it appeared: the latest figure is
-        # the latest period's, not the latest debate quoting an older one
+    if tq.figure:
+        # For a figure asked for now ("the latest inflation figure"), a passage is as new as the
+        # newest period it speaks of, not the day it appeared: the latest figure is the latest
+        # period's, not the latest debate quoting an older one.
         periods = r.spoken().of(told)
         told = scoring.latest_told(told, {u: [(a, b) for a, b, _, _ in ps] for u, ps in periods.items()})
     decayed, factor = scoring.apply_decay(
