@@ -57,6 +57,7 @@ from .rules import (
     TRAILING,
     Found,
 )
+from .semantic import COMPARE_VERB, preceded_by, semantic_query
 
 Intent = Literal["point_in_time", "current", "evolution", "comparison", "none"]
 Time = Literal["said", "about"] | None
@@ -584,7 +585,7 @@ def _decide(text: str, masked: str, items: list[_Item], future: list[_Atom], cue
 
     if cues.current and named_items:
         if (all(SPEECH_TIME_CUES.search(c) for c in cues.current)
-                and all(it.how == "in" and _preceded_by(text, it.lo, ORIGIN_BEFORE, 20) is not None
+                and all(it.how == "in" and preceded_by(text, it.lo, ORIGIN_BEFORE, 20) is not None
                         for it in named_items)):
             # "a card from 1952 recently sold": the period says where the card comes from
             return _Decision("current", None, as_of, (), min(confidence, 0.6),
@@ -642,32 +643,6 @@ def _decide(text: str, masked: str, items: list[_Item], future: list[_Atom], cue
     return _Decision("none", None, None, (), 0.8, "no time expression or time cue word", ())
 
 
-# --- the question without its time -----------------------------------------------------------
-
-# A preposition directly before a removed period goes with it ("in 2015", "за последние").
-_LEADING_PREP = LazyPattern(
-    r"(?:^|(?<=\s))(?:in|on|at|during|for|over|within|of|from|throughout|around|circa|en|dans|au|aux|pendant|"
-    r"durant|im|am|um|während|durante|el|в|во|на|за)\s+$",
-)
-_SCAFFOLD = LazyPattern(
-    r"^\s*(?:(?:what|who|whom|whose|which|when|where|why|how)(?:['’]s)?(?:\s+(?:much|many|far|long|"
-    r"often))?\s+)?"
-    r"(?:(?:is|are|was|were|am|do|does|did|has|have|had|will|would|can|could|should|shall|might|must|been|"
-    r"being|be)\s+)*"
-    r"(?:(?:the|a|an)\s+)?",
-)
-_COMPARE_VERB = LazyPattern(r"^\s*(?:compare|comparer|compara|comparar|vergleiche|vergleichen\s+sie|сравните|"
-    r"сравни)\b")
-# Words that carry nothing to search for: a query made only of these is no query at all.
-_STOPWORDS = frozenset(
-    "the and was were what who how did does has have had been being are with from that this which when where "
-    "why for about les des une est que qui das die der und ist wie los las del que для что как это "
-    "happen happened happening say said says discuss discussed compare compared change changed differ tell "
-    "told summarise summarize show list give done made make mentioned talk talked wrote written there "
-    "any".split()
-)
-
-
 def _apart(text: str, masked: str, named_items: list[_Item]) -> bool:
     """The question has sentences, and none holds both a current cue and a named period."""
     sentences = bounds(text)
@@ -678,50 +653,6 @@ def _apart(text: str, masked: str, named_items: list[_Item]) -> bool:
         if cue and any(lo <= it.lo < hi for it in named_items):
             return False
     return True
-
-
-def _preceded_by(text: str, lo: int, pattern: LazyPattern, width: int) -> int | None:
-    """Where a match of `pattern` (anchored at its end) starts in the `width` characters before lo."""
-    window = text[max(0, lo - width): lo]
-    m = pattern.search(window)
-    return lo - len(window) + m.start() if m else None
-
-
-def _with_prep(text: str, lo: int, hi: int) -> tuple[int, int]:
-    """Widen a time span over the preposition directly before it."""
-    start = _preceded_by(text, lo, _LEADING_PREP, 12)
-    return (lo if start is None else start, hi)
-
-
-def _cut(text: str, spans: list[tuple[int, int]]) -> str:
-    out, pos = [], 0
-    for lo, hi in sorted(spans):
-        out.append(text[pos: max(pos, lo)])
-        out.append(" ")
-        pos = max(pos, hi)
-    out.append(text[pos:])
-    return _tidy("".join(out))
-
-
-def _tidy(text: str) -> str:
-    text = " ".join(text.split())
-    text = re.sub(r"\s+([,.;:?!])", r"\1", text)
-    text = re.sub(r"([,;:])(?:\s*[,;:])+", r"\1", text)
-    return re.sub(r"^\W+|[\s,;:.?!¿¡–—-]+$", "", text)
-
-
-def _meaningful(text: str) -> bool:
-    return any(w.lower() not in _STOPWORDS for w in re.findall(r"[^\W\d_]{3,}", text))
-
-
-def _semantic_query(text: str, time_spans: list[tuple[int, int]], cue_spans: list[tuple[int, int]]) -> str:
-    """The question with its time (and "now" words) taken out; less is taken if nothing is left."""
-    time_spans = [_with_prep(text, lo, hi) for lo, hi in time_spans]
-    stripped = _cut(text, time_spans + cue_spans)
-    candidates = [_tidy(_SCAFFOLD.sub("", stripped, count=1)), stripped]
-    if time_spans:
-        candidates.append(_cut(text, time_spans))
-    return next((c for c in candidates if _meaningful(c)), text.strip() or text)
 
 
 # --- the entry point -------------------------------------------------------------------------
@@ -752,8 +683,8 @@ def parse(question: str, as_of: dt.date) -> TemporalQuery:
     cue_spans = [(m.start(), m.end()) for m in STRIPPABLE_CUES.finditer(masked)]
     if decision.intent == "comparison":
         # an imperative "Compare ..." only says what to do with the periods
-        cue_spans += [(m.start(), m.end()) for m in _COMPARE_VERB.finditer(text)]
-    semantic = _semantic_query(text, time_spans + joiners, cue_spans)
+        cue_spans += [(m.start(), m.end()) for m in COMPARE_VERB.finditer(text)]
+    semantic = semantic_query(text, time_spans + joiners, cue_spans)
 
     confidence = decision.confidence
     if not re.search(r"[^\W\d_]", text):
@@ -792,7 +723,7 @@ def _said(text: str, masked: str, items: list[_Item]) -> bool:
     if any(REPORT_NAMED.match(text, it.hi) for it in items):
         return True
     return bool(SAID_CUES.search(masked)) and not all(
-        _preceded_by(text, it.lo, _FOR, 16) is not None for it in items)
+        preceded_by(text, it.lo, _FOR, 16) is not None for it in items)
 
 
 def _planned(text: str, masked: str, future: list[_Atom], past: bool) -> Period | None:
@@ -805,7 +736,7 @@ def _planned(text: str, masked: str, future: list[_Atom], past: bool) -> Period 
     if len(items) != 1 or _said(text, masked, items):
         return None
     item = items[0]
-    if not past and _preceded_by(text, item.lo, _FOR, 16) is None:
+    if not past and preceded_by(text, item.lo, _FOR, 16) is None:
         return None
     if item.how not in ("in", "range", "between") or any(a.found.kind not in (NAMED, RANGE)
                                                          for a in item.parts):
