@@ -974,3 +974,20 @@ def test_a_figure_dated_to_another_time_than_asked_is_flagged():
                                      "will rise again next month."), "number", start, end)
     assert not figure_elsewhen(picks("Last year more than 28,000 people crossed the channel."),
                                "number", None, None)
+
+
+def test_a_figure_stated_next_to_the_period_asked_about_is_that_period_s():
+    # both sentences speak of 2023; only the later report states a figure for it
+    q = "How many people crossed the Channel in small boats in 2023?"
+    year = (dt.date(2023, 1, 1), dt.date(2023, 12, 31))
+    sources = [
+        Source(1, "nov", "2023-11-23", "Net migration", "",
+               "Around 45,700 people crossed the channel in small boats in 2022; crossings in 2023 "
+               "are running about a third lower.", score=0.9),
+        Source(2, "may", "2025-05-22", "Net migration", "",
+               "Home Office figures show that 36,816 people crossed the English Channel in small "
+               "boats in 2024, up from 29,437 in 2023 but below the record of 45,774 in 2022.",
+               score=0.8),
+    ]
+    ranked = rank(q, sources, mode="hard_filter", embedder=HashEmbedder(), period=year)
+    assert ranked[0].source.doc_id == "may"

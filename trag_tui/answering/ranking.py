@@ -24,7 +24,7 @@ from ..text.sentences import runs
 from ..text.words import STOPWORDS, content_words
 from . import lexicon_en as en
 from .events import EvidenceLine
-from .facts import names_speaker, speaks_as_asked
+from .facts import names_speaker, quantities, speaks_as_asked
 from .kind import answer_type, asked, counted, counts, gives, stated_figures
 from .sources import Source
 
@@ -37,6 +37,8 @@ FRESH, FRESH_HALF_LIFE = 0.2, 7  # the lean to fresh news, and the days it takes
 # (or stands in a source whose title does, naming no other time) gains up to PERIOD_FIT; one
 # that names only other times loses OTHER_TIME, its figure being another period's.
 PERIOD_FIT, OTHER_TIME = 0.3, 0.1
+FIGURE_DATED = 0.2  # a figure asked for, stated next to the asked period ("29,437 in 2023")
+NEXT_TO = 40  # characters between a figure and the period it is stated for
 LATEST_TOLD = 0.15  # a date or figure asked for now: a sentence of a newer period than others
 PERIOD_FLOOR = 0.5  # a period's best line under this share of the best line of all is no answer
 
@@ -241,6 +243,8 @@ def rank(question: str, sources: Sequence[Source], *, mode: str | None = None, e
         score += 0.05 * (1.0 - order.get(id(s), 0) / max(len(sources), 1))
         if period is not None:
             score += _period_fit(sentence, s, period, titled)
+            if kind == "number" and _dates_a_figure(sentence, s, period):
+                score += FIGURE_DATED
         out.append(Candidate(s, sentence, score, position))
     out.sort(key=lambda c: -c.score)
     return out
@@ -269,6 +273,23 @@ def told_of(c: Candidate) -> int:
     return _newest(c.sentence, c.source) or 0
 
 
+def _dates_a_figure(sentence: str, source: Source, period: tuple[dt.date, dt.date]) -> bool:
+    """Does the sentence state a figure right next to the words that name the asked period
+    ("up from 29,437 in 2023", "In 2022, 45,700 people crossed"), so the figure is that
+    period's and not another's the sentence also names?"""
+    day = iso_day(source.date)
+    if day is None:
+        return False
+    asked = (period[0].toordinal(), period[1].toordinal())
+    for p in spoken_periods(sentence, day):
+        if overlap_share((p.start.toordinal(), p.end.toordinal()), asked) < 0.5:
+            continue
+        end = p.at + len(p.expression)
+        if quantities(sentence[max(0, p.at - NEXT_TO):p.at]) or quantities(sentence[end:end + NEXT_TO]):
+            return True
+    return False
+
+
 def _latest_told(rows: Sequence[tuple[Source, str, int]]) -> dict[tuple[int, int], float]:
     """For sentences that name a time up to their source's date, how new the newest time each
     names is among them (1 the newest, towards 0 the oldest); the others get nothing."""
@@ -284,15 +305,16 @@ def _latest_told(rows: Sequence[tuple[Source, str, int]]) -> dict[tuple[int, int
 
 def _period_fit(sentence: str, source: Source, period: tuple[dt.date, dt.date],
                 titled: dict[int, list[tuple[int, int]]]) -> float:
-    """What a sentence gains or loses for the period asked about: its own periods, or, when it
-    names none, its source's title's ("Consumer price inflation, May 2024")."""
+    """What a sentence gains or loses for the period asked about, by its own periods or, when it
+    names none, its source's title's ("Consumer price inflation, May 2024"): a gain when they are
+    the asked period's, a loss when none of them touches it."""
     own = _spoken(sentence, source.date)
     periods = own or titled.get(id(source), [])
     asked = (period[0].toordinal(), period[1].toordinal())
     share = max((overlap_share(p, asked) for p in periods), default=0.0)
     if share >= 0.5:
         return PERIOD_FIT * share
-    if own and share == 0.0:
+    if periods and share == 0.0:  # its figure is another period's, by its words or its title
         return -OTHER_TIME
     return 0.0
 
