@@ -14,12 +14,13 @@ import datetime as dt
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
 from ..retrieval.scoring import overlap_share
 from ..temporal.calendar import iso_day
-from ..temporal.spoken import spoken_periods
+from ..temporal.spoken import Spoken, spoken_periods
 from ..text.sentences import runs
 from ..text.words import STOPWORDS, content_words
 from . import lexicon_en as en
@@ -250,12 +251,18 @@ def rank(question: str, sources: Sequence[Source], *, mode: str | None = None, e
     return out
 
 
+@lru_cache(maxsize=4096)
+def _periods(text: str, published: str) -> tuple[Spoken, ...]:
+    """The periods a sentence speaks of, read once for every use of it in one ranking."""
+    day = iso_day(published)
+    return tuple(spoken_periods(text, day)) if day is not None else ()
+
+
 def _spoken(text: str | None, published: str | None) -> list[tuple[int, int]]:
     """The periods a text speaks of, as ordinal days, read against its source's date."""
-    day = iso_day(published)
-    if day is None or not text:
+    if not text or not published:
         return []
-    return [(p.start.toordinal(), p.end.toordinal()) for p in spoken_periods(text, day)]
+    return [(p.start.toordinal(), p.end.toordinal()) for p in _periods(text, published)]
 
 
 def _newest(sentence: str, source: Source) -> int | None:
@@ -277,11 +284,10 @@ def _dates_a_figure(sentence: str, source: Source, period: tuple[dt.date, dt.dat
     """Does the sentence state a figure right next to the words that name the asked period
     ("up from 29,437 in 2023", "In 2022, 45,700 people crossed"), so the figure is that
     period's and not another's the sentence also names?"""
-    day = iso_day(source.date)
-    if day is None:
+    if not source.date:
         return False
     asked = (period[0].toordinal(), period[1].toordinal())
-    for p in spoken_periods(sentence, day):
+    for p in _periods(sentence, source.date):
         if overlap_share((p.start.toordinal(), p.end.toordinal()), asked) < 0.5:
             continue
         end = p.at + len(p.expression)
