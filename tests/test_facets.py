@@ -8,7 +8,15 @@ import math
 import pytest
 
 from tests.fakes import jsonl_index
-from trag_tui.facets import Stemmer, document_names, facet_index, name_parts, update_facets
+from trag_tui.facets import (
+    FacetIndex,
+    Stemmer,
+    document_names,
+    facet_index,
+    initials,
+    name_parts,
+    update_facets,
+)
 from trag_tui.indexer import Indexer
 from trag_tui.retrieval.modes import search
 
@@ -312,5 +320,50 @@ def test_a_surname_the_text_never_writes_still_names_its_speaker(tmp_path):
         assert fi.scope("What did Senator Dorgan say about the budget?").names == ("Byron L. Dorgan",)
         assert fi.scope("What did Mr. Lott say?").names[0] in ("Mr. LOTT", "Trent Lott")
         assert fi.scope("What did the Senate say?") is None  # one word of metadata is no name
+    finally:
+        index.close()
+
+
+def test_initials_name_a_source_where_the_text_writes_them(tmp_path):
+    # "the ONS" is how people name the Office for National Statistics; the initials are matched
+    # in capitals only ("ons" is the stem of "on"), and only where the corpus writes them.
+    assert initials("Office for National Statistics") == "ONS"
+    assert initials("Keir Starmer") is None and initials("Bank of England") is None
+    assert initials("Committee on standards in public life") is None  # lower-case words in it
+    rows = [{"id": f"ons-{i}", "date": f"2025-11-{10 + i}", "title": f"Labour market overview {i}",
+             "source": "Office for National Statistics",
+             "text": f"Unemployment was {4 + i}.0 per cent, the ONS said in its release."}
+            for i in range(3)]
+    rows += [{"id": f"ccc-{i}", "date": f"2025-11-{10 + i}", "title": f"Progress report {i}",
+              "source": "Climate Change Committee", "text": "Emissions fell on the year before."}
+             for i in range(3)]
+    rows += [{"id": f"deb-{i}", "date": f"2025-11-{10 + i}", "title": "Questions: Economy",
+              "source": "Rachel Reeves",
+              "text": "On unemployment the ONS figures speak for themselves, and on growth."}
+             for i in range(3)]
+    index = _build(tmp_path, rows, name="ons.db")
+    try:
+        fi = facet_index(index)
+        scope = fi.scope("What did the ONS publish in November 2025?")
+        assert scope is not None and scope.names == ("Office for National Statistics",)
+        assert fi.scope("What did the CCC say?") is None  # the text never writes "CCC"
+        assert fi.scope("What was said on unemployment?") is None  # "on" is no initials
+        res = search(index, "What did the ONS publish in November 2025?", as_of=dt.date(2025, 11, 30))
+        assert {h.doc_id for h in res.hits[:3]} == {"ons-0", "ons-1", "ons-2"}
+    finally:
+        index.close()
+
+
+def test_a_read_only_index_read_by_older_rules_keeps_its_facets(tmp_path):
+    # A file copied from an older trag-tui onto a read-only medium: searched with the names it
+    # holds, never written.
+    index = _build(tmp_path, _rows())
+    try:
+        with index.conn:
+            index.conn.execute("UPDATE meta SET value = 'old' WHERE key = 'facet_rules'")
+        index.conn.execute("PRAGMA query_only = ON")
+        scope = FacetIndex(index.conn).scope("What did the Richmond Fed say about retail sales?")
+        assert scope is not None and "Richmond" in scope.names[0]
+        assert index.conn.execute("SELECT value FROM meta WHERE key = 'facet_rules'").fetchone()[0] == "old"
     finally:
         index.close()

@@ -13,11 +13,12 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
 
-from .storage.db import get_meta, read_again_if_changed, sqlite3, transaction
+from .storage.db import get_meta, is_readonly, read_again_if_changed, sqlite3, transaction
 
 # A facet that covers more than this share of the documents tells nothing apart ("Beige Book").
 MAX_SHARE = 0.5
@@ -45,8 +46,12 @@ _REPORTING = re.compile(
     re.IGNORECASE)
 # Kinds whose names are someone's: one word cut from them may stand for them.
 _WHO = ("speaker", "title")
+# An organisation is named by its initials as often as by its name ("the ONS" for the "Office
+# for National Statistics"): the capitals of a name of at least this many capitalised words,
+# kept where the text writes them, in capitals, at least MIN_SEEN times.
+MIN_INITIALS = 3
 # Bumped when the reading of names changes, so an index's facets are read again.
-RULES = "4"
+RULES = "5"
 # Number words are names' parts ("Third District") but never names on their own.
 _NUMBER_WORDS = set(
     "one two three four five six seven eight nine ten eleven twelve first second third fourth "
@@ -116,15 +121,39 @@ class Stemmer:
         return [found[i] for i in range(len(words)) if i in found]
 
 
+def _sample_texts(conn: sqlite3.Connection) -> Iterator[str]:
+    """The text of an even sample of the searchable chunks (at most about SAMPLE_CHUNKS)."""
+    total = conn.execute("SELECT max(id) FROM chunks").fetchone()[0] or 0
+    step = max(1, total // SAMPLE_CHUNKS)
+    for (text,) in conn.execute("SELECT text FROM chunks WHERE searchable = 1 AND id % ? = 0", (step,)):
+        yield text
+
+
+def initials(name: str) -> str | None:
+    """'ONS' for 'Office for National Statistics': the capitals of a name's capitalised words,
+    when it has MIN_INITIALS of them and no other word longer than a joining word ('for')."""
+    words = _WORD.findall(name)
+    capitals = [w for w in words if w[0].isupper()]
+    if len(capitals) < MIN_INITIALS or any(not w[0].isupper() and len(w) > 3 for w in words):
+        return None
+    return "".join(w[0] for w in capitals)
+
+
+def _written(conn: sqlite3.Connection, tokens: set[str]) -> Counter[str]:
+    """How often each token is written, exactly so, in a sample of chunk text."""
+    seen: Counter[str] = Counter()
+    if tokens:
+        for text in _sample_texts(conn):
+            seen.update(w for w in _WORD.findall(text) if w in tokens)
+    return seen
+
+
 def _capitalisation(conn: sqlite3.Connection, words: set[str]) -> dict[str, tuple[int, int]]:
     """For each word, (times capitalised, times seen) inside sentences of a sample of chunk text."""
     counts = {w: [0, 0] for w in words}
     if not words:
         return {}
-    total = conn.execute("SELECT max(id) FROM chunks").fetchone()[0] or 0
-    step = max(1, total // SAMPLE_CHUNKS)
-    rows = conn.execute("SELECT text FROM chunks WHERE searchable = 1 AND id % ? = 0", (step,))
-    for (text,) in rows:
+    for text in _sample_texts(conn):
         for m in _WORD.finditer(text):
             low = m.group().lower()
             c = counts.get(low)
@@ -145,7 +174,8 @@ def aliases(names: dict[int, tuple[str, str]], conn: sqlite3.Connection, stemmer
 
     A word is distinctive when few names hold it. One word cut from a longer name ("Sunak",
     "Philadelphia") stands for a speaker or source only, and must be written as a name in the
-    text (so "System" of "Federal Reserve System" or "Third" are not aliases).
+    text (so "System" of "Federal Reserve System" or "Third" are not aliases). A speaker's or
+    source's initials ("ONS") are an alias where the text writes them.
     """
     parts = {fid: name_parts(n) for fid, (n, _) in names.items()}
     holders: Counter[str] = Counter()
@@ -192,6 +222,11 @@ def aliases(names: dict[int, tuple[str, str]], conn: sqlite3.Connection, stemmer
             stems = stemmer.stems(" ".join(words))
             if stems:
                 out.add((" ".join(stems), fid))
+    # Initials are kept as written, in capitals (no stem is), and matched so: "ONS", not "ons".
+    short = {fid: {i for p in ps if (i := initials(p))} for fid, ps in parts.items()
+             if names[fid][1] in _WHO}
+    written = _written(conn, {i for found in short.values() for i in found})
+    out.update((i, fid) for fid, found in short.items() for i in found if written[i] >= MIN_SEEN)
     return out
 
 
@@ -256,7 +291,8 @@ class FacetIndex:
         self.stemmer = Stemmer()
         documents = conn.execute("SELECT count(*) FROM documents").fetchone()[0]
         seen = conn.execute("SELECT count(*) FROM facet_seen").fetchone()[0]
-        if seen != documents or get_meta(conn, "facet_rules") != RULES:  # an index built before facets, or one a crash left behind
+        stale = seen != documents or get_meta(conn, "facet_rules") != RULES
+        if stale and not is_readonly(conn):  # built before facets (or these rules), or a crash left it
             update_facets(conn, self.stemmer)
         counts = dict(conn.execute("SELECT facet_id, count(*) FROM document_facets GROUP BY facet_id"))
         kinds = {i: (n, k) for i, n, k in conn.execute("SELECT id, name, kind FROM facets")}
@@ -265,24 +301,33 @@ class FacetIndex:
         self.titled = {i for i, (_, k) in kinds.items() if k == "title"}
         self.counts = counts
         self.aliases: dict[tuple[str, ...], list[int]] = {}
+        self.initials: dict[str, list[int]] = {}
         for alias, fid in conn.execute("SELECT alias, facet_id FROM facet_aliases"):
             n = counts.get(fid, 0)
             if n == 0 or n > ceiling or (kinds[fid][1] != "speaker" and n < 2):
                 continue
-            self.aliases.setdefault(tuple(alias.split()), []).append(fid)
+            if alias.isupper():
+                self.initials.setdefault(alias, []).append(fid)
+            else:
+                self.aliases.setdefault(tuple(alias.split()), []).append(fid)
         self.longest = max((len(a) for a in self.aliases), default=0)
         self._chunks: dict[tuple[int, ...], np.ndarray] = {}
 
     def scope(self, question: str) -> Scope | None:
         """The facets a question names (longest alias first), or None."""
-        if not self.aliases:
+        if not self.aliases and not self.initials:
             return None
-        words = [w.lower() for w in _WORD.findall(question)]
+        raw = _WORD.findall(question)
+        words = [w.lower() for w in raw]
         stems = self.stemmer.positions(words)
         seq = [stems.get(i) for i in range(len(words))]
         matched: list[tuple[str, list[int]]] = []
         i = 0
         while i < len(seq):
+            if raw[i] in self.initials:
+                matched.append((raw[i], self.initials[raw[i]]))
+                i += 1
+                continue
             for n in range(min(self.longest, len(seq) - i), 0, -1):
                 part = seq[i:i + n]
                 key = tuple(w for w in part if w is not None)
@@ -334,5 +379,5 @@ def facet_index(index) -> FacetIndex:
     return index.derived("facets", lambda: FacetIndex(index.conn))
 
 
-__all__ = ["document_names", "name_parts", "aliases", "update_facets", "Scope", "FacetIndex",
+__all__ = ["document_names", "name_parts", "initials", "aliases", "update_facets", "Scope", "FacetIndex",
            "facet_index", "Stemmer"]
