@@ -11,6 +11,8 @@ same. Timings are left out.
     python bench/answer_parity.py record --set ... --out after.jsonl --replay before.jsonl
     python bench/answer_parity.py compare before.jsonl after.jsonl
 
+(`--only-recorded` answers only the questions an earlier record holds, when it was cut short.)
+
 `record` answers each question through the public `ask` (the same call `trag-tui ask --batch
 --json` makes), once quoted (`--evidence-only`) and once with the bundled model, and keeps
 what the model streamed. The model decodes greedily (temperature 0), so the same prompt gives
@@ -121,9 +123,11 @@ def _final(events):
 
 def record(args) -> None:
     replay: dict[str, list[str]] = {}
+    recorded: set[tuple[str, str, str]] = set()
     if args.replay:
         for line in args.replay.read_text(encoding="utf-8").splitlines():
             row = json.loads(line)
+            recorded.add((row["set"], row["id"], row["pipeline"]))
             if row.get("pieces") is not None and row.get("messages"):
                 replay[json.dumps(row["messages"], ensure_ascii=False)] = row["pieces"]
     out = args.out.open("w", encoding="utf-8")
@@ -138,6 +142,8 @@ def record(args) -> None:
         for i, q in enumerate(questions, 1):
             as_of = dt.date.fromisoformat(q["as_of"]) if q["as_of"] else None
             for p in pipelines:
+                if args.only_recorded and (name, q["id"], p) not in recorded:
+                    continue
                 gen.pieces, gen.replayed = [], False
                 done = _final(ask(index, q["question"], as_of=as_of, settings=settings,
                                   generator=gen, evidence_only=p == "quoted"))
@@ -197,6 +203,8 @@ def main() -> None:
     rec.add_argument("--pipelines", default="quoted,grounded")
     rec.add_argument("--replay", type=Path, help="an earlier record: reuse its model output "
                                                  "for byte-identical prompts")
+    rec.add_argument("--only-recorded", action="store_true",
+                     help="with --replay: answer only what it holds (an earlier run cut short)")
     cmp = sub.add_parser("compare", help="what differs between two records")
     cmp.add_argument("before", type=Path)
     cmp.add_argument("after", type=Path)
