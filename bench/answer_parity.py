@@ -36,17 +36,11 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from bench.sets import QUESTION_SETS  # noqa: E402
 from trag_tui import ask, open_index  # noqa: E402
 from trag_tui.settings import Settings  # noqa: E402
 
-SHARED = REPO.parent / "shared" / "corpora"
-QUESTIONS = {
-    "sample": REPO / "sample_corpus" / "questions.jsonl",
-    "realtimeqa": SHARED / "realtimeqa" / "qa.jsonl",
-    "locomo": SHARED / "locomo" / "qa.jsonl",
-    "beige": REPO / "bench" / "beige_book_questions.jsonl",
-    "beige_whole": REPO / "bench" / "beige_book_whole_questions.jsonl",
-}
+QUESTIONS = QUESTION_SETS
 IGNORED = ("timings",)  # what may differ between two runs of the same code
 
 

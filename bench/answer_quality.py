@@ -44,6 +44,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from bench.sets import QUESTION_SETS  # noqa: E402
 from bench.whole_prompt import CitationFilter, build_context  # noqa: E402
 from trag_tui.answering.events import Done  # noqa: E402
 from trag_tui.answering.facts import names, quantities  # noqa: E402
@@ -56,12 +57,8 @@ from trag_tui.settings import Settings  # noqa: E402
 from trag_tui.storage.index import open_index  # noqa: E402
 from trag_tui.text.labels import day_label  # noqa: E402
 
-SHARED = REPO.parent / "shared" / "corpora"
-QUESTIONS = {
-    "sample": REPO / "sample_corpus" / "questions.jsonl",
-    "realtimeqa": SHARED / "realtimeqa" / "qa.jsonl",
-    "locomo": SHARED / "locomo" / "qa.jsonl",
-}
+# the sets with answer keys
+QUESTIONS = {name: QUESTION_SETS[name] for name in ("sample", "realtimeqa", "locomo")}
 LOCOMO_CATEGORIES = ("temporal", "single-hop")
 
 

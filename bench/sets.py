@@ -1,0 +1,17 @@
+"""The development question sets the answer benches read, by name.
+
+Imports nothing of trag_tui, so `answer_parity.py` can run it against an older checkout.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared" / "corpora"
+QUESTION_SETS = {
+    "sample": REPO / "sample_corpus" / "questions.jsonl",
+    "realtimeqa": SHARED / "realtimeqa" / "qa.jsonl",
+    "locomo": SHARED / "locomo" / "qa.jsonl",
+    "beige": REPO / "bench" / "beige_book_questions.jsonl",
+    "beige_whole": REPO / "bench" / "beige_book_whole_questions.jsonl",
+}
