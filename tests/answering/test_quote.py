@@ -383,6 +383,23 @@ def test_for_a_period_asked_about_the_sentence_that_speaks_of_it_ranks_first():
     assert next(c for c in ranked if c.position != HEADLINE).source.doc_id == "cpi"
 
 
+def test_a_sentence_of_no_time_said_outside_the_period_asked_about_ranks_below_one_said_in_it():
+    # A January article is among the sources of "this week" because another of its sentences
+    # speaks of the week; its own sentences that name no time are January's news.
+    q = "Which new character did the brand add to its lineup this week?"
+    week = (dt.date(2022, 9, 24), dt.date(2022, 9, 30))
+    sources = [
+        Source(1, "january", "2022-01-20", "Characters", "",
+               "The brand is adding a new character to its lineup.", score=0.9),
+        Source(2, "week", "2022-09-28", "Characters", "",
+               "The brand is adding a new character to its lineup.", score=0.5),
+    ]
+    ranked = rank(q, sources, mode="hard_filter", embedder=HashEmbedder(), period=week)
+    assert ranked[0].source.doc_id == "week"
+    unaware = rank(q, sources, mode="hard_filter", embedder=HashEmbedder())
+    assert unaware[0].source.doc_id == "january"
+
+
 def test_a_figure_told_as_it_was_back_then_is_not_the_level_now():
     assert stated_figures("Back then, the agency estimated that it cost $233,610.") == (0, 1)
     assert stated_figures("It now costs $310,605 to raise a child.") == (1, 0)

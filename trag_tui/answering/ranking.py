@@ -317,6 +317,9 @@ def _period_fit(sentence: str, source: Source, period: tuple[dt.date, dt.date],
     own = _spoken(sentence, source.date)
     periods = own or titled.get(id(source), [])
     asked = (period[0].toordinal(), period[1].toordinal())
+    said = iso_day(source.date) if not periods else None
+    if said is not None and not asked[0] <= said.toordinal() <= asked[1]:
+        return -OTHER_TIME  # said outside the period, of no time: found for another sentence
     share = max((overlap_share(p, asked) for p in periods), default=0.0)
     if share >= 0.5:
         return PERIOD_FIT * share
