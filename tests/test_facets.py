@@ -346,6 +346,7 @@ def test_initials_name_a_source_where_the_text_writes_them(tmp_path):
         fi = facet_index(index)
         scope = fi.scope("What did the ONS publish in November 2025?")
         assert scope is not None and scope.names == ("Office for National Statistics",)
+        assert scope.filter  # what a source published is what it said: its own documents only
         assert fi.scope("What did the CCC say?") is None  # the text never writes "CCC"
         assert fi.scope("What was said on unemployment?") is None  # "on" is no initials
         res = search(index, "What did the ONS publish in November 2025?", as_of=dt.date(2025, 11, 30))

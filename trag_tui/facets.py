@@ -38,9 +38,11 @@ _PAREN = re.compile(r"\(([^()]*)\)")
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 _DIGIT = re.compile(r"\d")
 _TITLE = re.compile(r"(?:^|\s)[A-Z][a-z]{0,2}\.$")  # "Mr.", "Dr.", "St." before a name
-# "What did X say", "according to X", "X's view": the question is about what the source itself said.
+# "What did X say", "according to X", "X's view", "what did X publish": the question is about
+# what the source itself said.
 _REPORTING = re.compile(
     r"\b(?:say|says|said|saying|report|reports|reported|reporting|according|describe|describes|"
+    r"publish|publishes|published|announce|announces|announced|"
     r"described|view|views|stance|position|told|tell|claim|claimed|argue|argued|mention|mentioned|"
     r"statement|speech|testimony|wrote|write|writes|contacts|assessment|outlook)\b",
     re.IGNORECASE)
