@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from .storage.db import has_table
 from .storage.index import Index
 
 
@@ -47,7 +48,7 @@ def index_stats(index: Index) -> dict[str, Any]:
 def _spoken(conn) -> dict[str, Any]:
     """How many searched chunks speak of a period other than their publication (and from
     where: title, heading, text); zeros in a file from before periods were read."""
-    if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'chunk_periods'").fetchone() is None:
+    if not has_table(conn, "chunk_periods"):
         return {"chunks": 0, "periods": 0, "by_source": {}}
     return {
         "chunks": conn.execute("SELECT count(DISTINCT chunk_id) FROM chunk_periods").fetchone()[0],

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..facets import Stemmer
-from ..storage.db import id_batches, sqlite3
-from ..storage.store import UNKNOWN_DAY, from_day
+from ..storage.db import has_table, id_batches, sqlite3
+from ..storage.store import UNKNOWN_DAY, from_day, has_vectors
 from .scoring import Ranked
 
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
@@ -126,7 +126,7 @@ class DenseMatrix:
 
     def __init__(self, conn: sqlite3.Connection):
         ids, days, blobs = [], [], []
-        if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'chunk_vectors'").fetchone():
+        if has_vectors(conn):
             for uid, blob, day in conn.execute("SELECT chunk_id, embedding, day FROM chunk_vectors"):
                 ids.append(uid)
                 blobs.append(blob)
@@ -264,7 +264,7 @@ def dense_candidates(
     conn: sqlite3.Connection, vector: np.ndarray, limit: int, days: DayRange
 ) -> Ranked:
     """Nearest chunks by cosine similarity (1 - distance), inside the day range."""
-    if not conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'chunk_vectors'").fetchone():
+    if not has_vectors(conn):
         return []
     lo, hi = days.bounds()
     rows = conn.execute(
@@ -279,8 +279,7 @@ def dense_among(conn: sqlite3.Connection, vector: np.ndarray, limit: int, days: 
                 chunks: np.ndarray) -> Ranked:
     """Nearest of the chunk ids `chunks` by cosine similarity, inside the day range: exact, over
     their own vectors (a few thousand at most, where vec0 would scan the whole range)."""
-    if not len(chunks) or not conn.execute(
-            "SELECT 1 FROM sqlite_master WHERE name = 'chunk_vectors'").fetchone():
+    if not len(chunks) or not has_vectors(conn):
         return []
     lo, hi = days.bounds()
     ids, blobs = [], []
@@ -309,7 +308,7 @@ class SpokenPeriods:
             "SELECT p.chunk_id, p.start_day, p.end_day, p.source, p.expression, "
             "coalesce(c.day, ?) FROM chunk_periods p JOIN chunks c ON c.id = p.chunk_id "
             "ORDER BY p.chunk_id, p.start_day", (UNKNOWN_DAY,)).fetchall() \
-            if _has_periods(conn) else []
+            if has_table(conn, "chunk_periods") else []
         self.ids = np.asarray([r[0] for r in rows], dtype=np.int64)
         self.lo = np.asarray([r[1] for r in rows], dtype=np.int64)
         self.hi = np.asarray([r[2] for r in rows], dtype=np.int64)
@@ -341,10 +340,6 @@ class SpokenPeriods:
                 out.setdefault(uid, []).append(tuple(self.rows[at][1:]))
                 at += 1
         return out
-
-
-def _has_periods(conn: sqlite3.Connection) -> bool:
-    return conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'chunk_periods'").fetchone() is not None
 
 
 @dataclass(frozen=True)

@@ -56,6 +56,12 @@ def migrations() -> list[Migration]:
     return sorted(found, key=lambda m: m.name)
 
 
+def has_table(conn: sqlite3.Connection, name: str) -> bool:
+    """Whether the file holds a table (or virtual table) of that name: one made by a later
+    migration, or the vector table made on the first embedding."""
+    return conn.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (name,)).fetchone() is not None
+
+
 def is_readonly(conn: sqlite3.Connection) -> bool:
     """Whether a connection was opened read-only (searching only)."""
     return bool(conn.execute("PRAGMA query_only").fetchone()[0])

@@ -17,7 +17,7 @@ import numpy as np
 from ..chunking import Chunk
 from ..documents import Document
 from ..errors import EmbedderError
-from .db import get_meta, id_batches, set_meta, sqlite3
+from .db import get_meta, has_table, id_batches, set_meta, sqlite3
 from .schema import vector_table_sql
 
 EPOCH = dt.date(1970, 1, 1)
@@ -127,9 +127,7 @@ def vectors_for_hashes(conn: sqlite3.Connection, hashes: Iterable[str]) -> dict[
 
 def has_vectors(conn: sqlite3.Connection) -> bool:
     """Whether the vector table exists yet (it is made when the first embedder is recorded)."""
-    return bool(
-        conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'chunk_vectors'").fetchone()
-    )
+    return has_table(conn, "chunk_vectors")
 
 
 def delete_documents(conn: sqlite3.Connection, doc_ids: Sequence[int]) -> None:

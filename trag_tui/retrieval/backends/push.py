@@ -27,7 +27,7 @@ import numpy as np
 from ...errors import QdrantError
 from ...facets import Stemmer, facet_index
 from ...storage.db import get_meta, sqlite3, transaction
-from ...storage.store import UNKNOWN_DAY
+from ...storage.store import UNKNOWN_DAY, has_vectors
 from .qdrant import (
     DENSE,
     FACETS_KEY,
@@ -140,8 +140,7 @@ def push(index, target: Target, *, client=None, shard_by: str = "auto", sharded:
     conn = index.conn
     _, models = client_module()
     embedder = get_meta(conn, "embedder")
-    if embedder is None or not conn.execute(
-            "SELECT 1 FROM sqlite_master WHERE name = 'chunk_vectors'").fetchone():
+    if embedder is None or not has_vectors(conn):
         raise QdrantError(f"{index.path} holds no vectors yet: index some documents first")
     own = client is None
     client = client if client is not None else target.connect()
