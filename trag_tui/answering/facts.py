@@ -254,4 +254,3 @@ def dated(sentence: str, published: str | None) -> Dated | None:
     if said is None:
         return None
     return Dated(said, reported_when(sentence, published))
-

@@ -211,4 +211,3 @@ def asked_period(q) -> tuple[dt.date, dt.date] | None:
     if getattr(q, "time", None) != "about" or q.start is None or q.end is None:
         return None
     return q.start, q.end
-

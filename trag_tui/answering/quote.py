@@ -315,7 +315,7 @@ def holder_unnamed(question: str, picks: Sequence[Candidate], kind: str | None) 
         and not any(holds(c, question, kind) for c in picks)
 
 
-# -- a figure of another time ------------------------------------------
+# -- a figure of another time ---------------------------------------------------------------
 
 
 def figure_elsewhen(picks: Sequence[Candidate], kind: str | None, start: dt.date | None,
@@ -337,14 +337,6 @@ def figure_elsewhen(picks: Sequence[Candidate], kind: str | None, start: dt.date
                 rf"{en.TIME_OPENING}{re.escape(when.expression)}\b", c.sentence, re.I):
             return False
     return True
-
-
-
-
-
-
-
-
 
 
 # -- names the sources never mention --------------------------------------------------------
@@ -479,8 +471,6 @@ def unmentioned_note(names: Sequence[str]) -> str:
 def succession_note(n: int, period: str) -> str:
     """The line before the quoted holders of an office that changed hands in the period."""
     return f"The sources of {period} name {n} holders of that office in turn, in date order:\n"
-
-
 
 
 def closest_note(lacking: str) -> str:

@@ -18,7 +18,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..retrieval.scoring import overlap_share
+from ..retrieval.scoring import newest_spoken, overlap_share
 from ..temporal.calendar import iso_day
 from ..temporal.spoken import Spoken, spoken_periods
 from ..text.sentences import runs
@@ -268,11 +268,7 @@ def _spoken(text: str | None, published: str | None) -> list[tuple[int, int]]:
 def _newest(sentence: str, source: Source) -> int | None:
     """The newest day a sentence speaks of, up to its source's date (an ordinal), if any."""
     day = iso_day(source.date)
-    if day is None:
-        return None
-    ends = [min(b, day.toordinal()) for a, b in _spoken(sentence, source.date)
-            if a <= day.toordinal()]
-    return max(ends) if ends else None
+    return newest_spoken(day.toordinal() if day else None, _spoken(sentence, source.date))
 
 
 def told_of(c: Candidate) -> int:

@@ -329,6 +329,10 @@ class SpokenPeriods:
             mask &= (self.lo >= lo) & (self.hi <= hi) & (self.hi - self.lo < inside_days)
         return np.unique(self.ids[mask])
 
+    def spans(self, ids: Iterable[int]) -> dict[int, list[tuple[int, int]]]:
+        """The (start day, end day) of each period the given chunks speak of."""
+        return {uid: [(lo, hi) for lo, hi, _, _ in ps] for uid, ps in self.of(ids).items()}
+
     def of(self, ids: Iterable[int]) -> dict[int, list[tuple[int, int, str, str]]]:
         """The (start day, end day, source, expression) of each period the given chunks speak of."""
         out: dict[int, list[tuple[int, int, str, str]]] = {}

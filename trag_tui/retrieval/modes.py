@@ -451,8 +451,6 @@ def _point_in_time(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchR
     return res
 
 
-
-
 def recency_strength(tq) -> float:
     """How strongly a question asks for the latest state: explicit cue words count most."""
     return 1.0 if tq.recency_cue else 0.5
@@ -489,8 +487,7 @@ def _decay(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchResult:
         # For a figure asked for now ("the latest inflation figure"), a passage is as new as the
         # newest period it speaks of, not the day it appeared: the latest figure is the latest
         # period's, not the latest debate quoting an older one.
-        periods = r.spoken().of(told)
-        told = scoring.latest_told(told, {u: [(a, b) for a, b, _, _ in ps] for u, ps in periods.items()})
+        told = scoring.latest_told(told, r.spoken().spans(told))
     decayed, factor = scoring.apply_decay(
         ranked, {u: told.get(u) for u in info}, end_day, s.decay,
         alpha=s.alpha, lam=s.lam, delta=delta, tau=tau, rrf_k=s.rrf_k)
@@ -513,7 +510,8 @@ def _evolution(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchResul
     if about is not None and days.lo is not None and days.hi is not None:
         # a passage published outside the span is placed in it by the newest time it speaks of
         # there ("the 2019 figure", in a report of 2025)
-        spoken = r.spoken().of(u for u, _ in pool if u in set(about.ids.tolist()))
+        found = set(about.ids.tolist())
+        spoken = r.spoken().of(u for u, _ in pool if u in found)
         for u, periods in spoken.items():
             inside = [min(b, days.hi) for a, b, _, _ in periods if a <= days.hi and b >= days.lo]
             when[u] = max(inside) if inside else when[u]

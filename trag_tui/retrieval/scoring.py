@@ -258,9 +258,18 @@ def latest_told(published: Mapping[int, int | None],
     passage that speaks of no period is as new as its publication."""
     out: dict[int, int | None] = {}
     for uid, day in published.items():
-        ends = [min(hi, day) for lo, hi in spoken.get(uid, ()) if day is not None and lo <= day]
-        out[uid] = max(ends) if ends else day
+        newest = newest_spoken(day, spoken.get(uid, ()))
+        out[uid] = newest if newest is not None else day
     return out
+
+
+def newest_spoken(day: int | None, spoken: Sequence[tuple[int, int]]) -> int | None:
+    """The newest day of the periods a text published on `day` speaks of, up to that day (a
+    plan ahead counts to its publication), or None when it speaks of none begun by then."""
+    if day is None:
+        return None
+    ends = [min(hi, day) for lo, hi in spoken if lo <= day]
+    return max(ends) if ends else None
 
 
 def agreement(a: Sequence[int], b: Sequence[int], depth: int = 5) -> float:
