@@ -242,10 +242,13 @@ class Dated:
         """Does it speak of another time than the day it was published?"""
         return self.spoken is not None and not self.spoken.start <= self.said <= self.spoken.end
 
-    def published(self) -> str:
+    def published(self, period: tuple[dt.date, dt.date] | None = None) -> str:
         """The publication day as the reader is told it: "published 19 June 2024" beside a
-        time it speaks of, the bare day otherwise."""
-        return f"published {day_label(self.said)}" if self.elsewhen else day_label(self.said)
+        time it speaks of, or outside the `period` a question asks about; the bare day
+        otherwise."""
+        outside = period is not None and not period[0] <= self.said <= period[1]
+        return f"published {day_label(self.said)}" if self.elsewhen or outside \
+            else day_label(self.said)
 
 
 def dated(sentence: str, published: str | None) -> Dated | None:

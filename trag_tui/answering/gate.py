@@ -397,11 +397,10 @@ class Gate:
             # Both times: the date of what the claim reports, the one its source sentence names
             # if any, and the day the source was published when that is another.
             label = two.spoken.label if two.spoken else day_label(two.said)
-            outside = self.period is not None and not self.period[0] <= two.said <= self.period[1]
-            if outside and not two.elsewhen:
-                text += f" (published {day_label(two.said)})"
-            elif two.elsewhen:
-                text += f" ({two.published()})" if label in core else f" ({label}; {two.published()})"
+            published = two.published(self.period)
+            if published != day_label(two.said):  # "published …": another time, or outside
+                text += f" ({label}; {published})" if two.elsewhen and label not in core \
+                    else f" ({published})"
             elif label not in core and said not in core:
                 text += f" ({label})"
         return text + end

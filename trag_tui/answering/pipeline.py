@@ -103,9 +103,10 @@ def answer(result: SearchResult, passages: Mapping[int, str], *,
     clock.mark("load")
     sources = numbered(result, passages, roles)                                # sources
     kind = answer_type(q.question)
+    period = asked_period(q)
     ranked = rank(q.semantic_query or q.question, sources, mode=result.mode,   # rank
                   embedder=embedder, kind=kind, full=q.question, as_of=q.as_of,
-                  period=asked_period(q))
+                  period=period)
     messages = prompt.messages(result, for_prompt(ranked)) if gen is not None else []  # prompt
     prompt_tokens = _fits(gen, messages, settings)
     quote = choose(q, result.mode, ranked, sources, evidence(ranked),          # quote
@@ -119,7 +120,7 @@ def answer(result: SearchResult, passages: Mapping[int, str], *,
         yield Token(shown[-1])
     gate = Gate(source_facts(quote.sources), date_tags=q.intent != "none",     # gate
                 wants=gate_kind(q.question, kind), quote=quote.text, holders=quote.holders,
-                as_of=q.as_of.isoformat(), question=q.question, period=asked_period(q),
+                as_of=q.as_of.isoformat(), question=q.question, period=period,
                 quoted_from=frozenset() if kind
                 else frozenset(c.source.number for c in quote.picks))
     stopped = False

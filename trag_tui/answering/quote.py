@@ -437,9 +437,7 @@ def render_pick(c: Candidate, question: str, kind: str | None,
             # tag, and one saying "5 September" only the year: "(5 September 2022)"
             partial = reported.label.lower().startswith(reported.expression.lower())
             after = f" ({reported.label})" if partial else f" ({reported.expression}: {reported.label})"
-    outside = two is not None and period is not None and not period[0] <= two.said <= period[1]
-    stamp = (f" (published {when})" if outside else f" ({two.published()})") if two is not None \
-        else f" ({when})" if when else ""
+    stamp = f" ({two.published(period)})" if two is not None else f" ({when})" if when else ""
     cited = f"{speaker} [{s.number}]{stamp}" if speaker else f"[{s.number}]{stamp}"
     if not c.sentence:
         # the headline alone: "cnn.com [1] (12 July 2022), headline: “…”"
