@@ -18,7 +18,6 @@ from ..errors import IndexFileError
 from . import db, schema
 from .db import (
     APPLICATION_ID,
-    BUSY_TIMEOUT_MS,
     MIGRATIONS_TABLE_SQL,
     apply_migrations,
     busy,
@@ -67,7 +66,7 @@ def connect(path: Path | str, *, create: bool = True, write: bool = True) -> sql
             conn = open_readonly(path)
         else:
             conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False,
-                                   timeout=BUSY_TIMEOUT_MS / 1000)
+                                   timeout=db.BUSY_TIMEOUT_MS / 1000)
     except sqlite3.Error as exc:
         if is_busy(exc):
             raise busy(path) from exc
@@ -152,7 +151,7 @@ def _pending(path: Path) -> list[str]:
 
 def _ro_connect(uri: str) -> sqlite3.Connection:
     return sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False,
-                           timeout=BUSY_TIMEOUT_MS / 1000)
+                           timeout=db.BUSY_TIMEOUT_MS / 1000)
 
 
 def open_readonly(path: Path) -> sqlite3.Connection:
