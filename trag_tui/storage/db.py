@@ -112,7 +112,7 @@ def set_defensive(conn: sqlite3.Connection) -> bool:
     setconfig = getattr(conn, "setconfig", None)
     if setconfig is not None:
         setconfig(SQLITE_DBCONFIG_DEFENSIVE, True)
-        return bool(conn.getconfig(SQLITE_DBCONFIG_DEFENSIVE))
+        return is_defensive(conn)
     return _db_config(conn, SQLITE_DBCONFIG_DEFENSIVE, 1) == 1
 
 

@@ -184,7 +184,7 @@ def _private_copy(path: Path, pending: list[str]) -> sqlite3.Connection:
     """The committed state of a file whose folder cannot take SQLite's recovery: the file and
     its -wal or -journal copied to a private folder, settled there by SQLite (WAL applied,
     hot journal rolled back), then opened `immutable` and unlinked, so nothing is left behind.
-    Costs one copy of the file (about 1 s a GB on a local disk)."""
+    Costs one copy of the file (about 1.5 s a GB on a local disk) and as much temporary space."""
     tmp = Path(tempfile.mkdtemp(prefix="trag-tui-ro-"))
     copy = tmp / "index.db"
     try:
