@@ -167,11 +167,14 @@ def open_readonly(path: Path) -> sqlite3.Connection:
     folder = path.parent if str(path.parent) else Path(".")
     shm = Path(str(path) + "-shm")
     if writable(folder.joinpath(path.name)) or (folder.exists() and _dir_writable(folder)) or shm.exists():
+        conn = None
         try:
             conn = _ro_connect(uri + "?mode=ro")
             conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
             return conn
         except sqlite3.OperationalError as exc:
+            if conn is not None:
+                conn.close()
             if is_busy(exc):
                 raise
     pending = _pending(path)
