@@ -155,6 +155,167 @@ def _batch(content: bytes, command: str):
     return setup
 
 
+# -- the index file, opening it, and doctor: helpers shared with tests/test_hostile.py --------
+
+#: Objects named like SQLite's own, which only what they are may let through.
+SQLITE_NAMED = {
+    "trigger named sqlite_stat9": [
+        "PRAGMA writable_schema=ON",
+        "CREATE TRIGGER sqlite_stat9 AFTER INSERT ON documents BEGIN "
+        "DELETE FROM documents WHERE id <> NEW.id; "
+        "UPDATE documents SET title='TAMPERED' WHERE id=NEW.id; END"],
+    "view named sqlite_stat4": [
+        "PRAGMA writable_schema=ON", "CREATE VIEW sqlite_stat4 AS SELECT * FROM documents"],
+    "sqlite_stat1 with a column of its own": [
+        "PRAGMA writable_schema=ON", "CREATE TABLE sqlite_stat1(tbl,idx,stat,extra)"],
+}
+
+
+def flip_validity(db: Path, present: bool = True) -> None:
+    """Flip one bit of the vector table's validity bitmap: an empty slot marked present
+    (`present`), or a stored vector marked absent."""
+    import sqlite_vec
+    from sqlite_utils.utils import sqlite3 as vec_sqlite3
+
+    conn = vec_sqlite3.connect(str(db))
+    conn.enable_load_extension(True)
+    sqlite_vec.load(conn)
+    block, validity, rowids = conn.execute(
+        "SELECT chunk_id, validity, rowids FROM chunk_vectors_chunks LIMIT 1").fetchone()
+    bits = bytearray(validity)
+    slots = [i for i in range(len(bits) * 8)
+             if bool(bits[i // 8] >> (i % 8) & 1) != present]
+    slot = slots[0]
+    bits[slot // 8] ^= 1 << (slot % 8)
+    conn.execute("UPDATE chunk_vectors_chunks SET validity = ? WHERE chunk_id = ?",
+                 (bytes(bits), block))
+    conn.commit()
+    conn.close()
+
+
+def wal_snapshot(db: Path, folder: Path, new_docs: Path) -> Path:
+    """A copy of `db` in `folder` whose last `index` of `new_docs` is committed in its -wal
+    only (not yet copied into the file), as a folder shared mid-session holds it."""
+    hold = sqlite3.connect(str(db))  # an open reader keeps the WAL from being checkpointed
+    hold.execute("SELECT count(*) FROM documents").fetchone()
+    code, _, err = trag(["-d", str(db), "index", str(new_docs)], 120)
+    assert code == 0, err
+    folder.mkdir(parents=True, exist_ok=True)
+    for suffix in ("", "-wal"):
+        shutil.copyfile(str(db) + suffix, str(folder / db.name) + suffix)
+    hold.close()
+    return folder / db.name
+
+
+def hot_journal_snapshot(db: Path, folder: Path) -> Path:
+    """A copy of `db` in `folder` caught mid-transaction in rollback-journal mode: the file
+    holds half-written pages ('ROLLED BACK' titles, documents deleted) and a hot -journal
+    holds what undoes them."""
+    conn = sqlite3.connect(str(db), isolation_level=None)
+    conn.execute("PRAGMA journal_mode=DELETE")
+    conn.execute("PRAGMA cache_size=1")  # spill changed pages into the file before commit
+    conn.execute("BEGIN")
+    conn.execute("DELETE FROM documents WHERE id IN (SELECT id FROM documents LIMIT 2)")
+    conn.execute("UPDATE documents SET title = 'ROLLED BACK'")
+    conn.execute("UPDATE chunks SET text = 'ROLLED BACK ' || text")  # evicts the pages above
+    folder.mkdir(parents=True, exist_ok=True)
+    for suffix in ("", "-journal"):
+        shutil.copyfile(str(db) + suffix, str(folder / db.name) + suffix)
+    conn.execute("ROLLBACK")
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.close()
+    return folder / db.name
+
+
+HOLD = ("import sqlite3, sys; c = sqlite3.connect(sys.argv[1], isolation_level=None); "
+        "c.execute('PRAGMA locking_mode=EXCLUSIVE'); c.execute('BEGIN EXCLUSIVE'); "
+        "c.execute('SELECT count(*) FROM documents').fetchone(); print('held', flush=True); "
+        "sys.stdin.read()")
+
+
+def hold_exclusive(db: Path):
+    """Another process holding a sound file's lock, as a writer in exclusive locking mode does
+    (a process of its own: closing any descriptor of the file would drop this one's locks).
+    Returns what releases it."""
+    p = subprocess.Popen([sys.executable, "-c", HOLD, str(db)], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, text=True)
+    assert p.stdout.readline().strip() == "held"
+
+    def release():
+        p.stdin.close()
+        p.wait(timeout=60)
+        p.stdout.close()
+    return release
+
+
+def _busy_reader(command):
+    def setup(work: Path, db: Path):
+        release = hold_exclusive(db)
+        return command, {"says": "busy: another trag-tui is writing", "never": ["damaged", "doctor"],
+                         "release": release}
+    return setup
+
+
+def _read_only_snapshot(kind: str, command):
+    """The shared file replaced by a snapshot holding a -wal or a hot -journal, its folder
+    made read-only for the run (and writable again after, when SQLite may settle it)."""
+    def setup(work: Path, db: Path):
+        if kind == "wal":
+            new = work / "new"
+            new.mkdir()
+            (new / "n.md").write_text(GOOD)
+            snap = wal_snapshot(db, work / "snap", new)
+            says, never = ("Survivor" if command[0] == "search" else "documents   7"), []
+        else:
+            snap = hot_journal_snapshot(db, work / "snap")
+            says, never = ("documents   6" if command[0] == "stats" else "Report"), ["ROLLED BACK"]
+        for suffix in ("", "-wal", "-journal"):
+            Path(str(db) + suffix).unlink(missing_ok=True)
+            if Path(str(snap) + suffix).exists():
+                shutil.copyfile(str(snap) + suffix, str(db) + suffix)
+        work.chmod(0o555)
+
+        def release():
+            work.chmod(0o755)
+            sqlite3.connect(str(db)).execute("SELECT count(*) FROM documents").fetchone()
+        return command, {"says": says, "never": never, "release": release}
+    return setup
+
+
+def _doctor(prepare_file, says: str, never: tuple[str, ...] = ()):
+    """`doctor` on a prepared copy of the file: it must list the problem (exit 1)."""
+    def setup(work: Path, db: Path):
+        target = prepare_file(work, db)
+        return ["doctor", str(target)], {"says": says, "never": list(never), "listing": True}
+    return setup
+
+
+def _on_index_fn(change, command: list[str]):
+    """A file changed by `change(db)` (what a hex editor could do), then `command` run on it."""
+    def setup(work: Path, db: Path):
+        change(db)
+        return command
+    return setup
+
+
+def _fifo_file(work: Path, db: Path) -> Path:
+    os.mkfifo(work / "pipe.db")
+    return work / "pipe.db"
+
+
+def _planted_lock_fifo(work: Path, db: Path):
+    os.mkfifo(str(db) + "-lock")
+    return ["index", "{docs}"], {"says": "not a regular file", "release": lambda: os.unlink(str(db) + "-lock")}
+
+
+def _damaged_schema_copy(work: Path, db: Path):
+    data = bytearray(db.read_bytes())
+    data[200:4096] = bytes((i * 37 + 11) % 256 for i in range(3896))
+    (work / "x.db").write_bytes(bytes(data))
+    return ["doctor", str(work / "x.db"), "--clean-copy", str(work / "new.db")], {
+        "says": str(work / "x.db"), "never": [str(db), "trag.db"]}
+
+
 CASES = [
     # bad files: the run survives and the survivor is indexed
     ("lone surrogate in JSONL", _bad_file("a.jsonl", b'{"date": "2020-01-01", "text": "x \\ud800 y"}\n'), "survive"),
@@ -192,6 +353,28 @@ CASES = [
     ("undecodable byte in a question", _simple(["search", os.fsdecode(b"bank \xff rate")]), "survive"),
     ("lone surrogate in parse --batch", _batch(b'{"query": "rate \\ud800 in 2019"}\n', "parse"), "survive"),
     ("invalid UTF-8 in search --batch", _batch(b'{"question": "rate \xff in 2019"}\n', "search"), "survive"),
+    # --- round two: the index file, opening it, and doctor ---
+    *[(f"{name} ({cmd[0]})", _on_index(sql, cmd), "refuse")
+      for name, sql in SQLITE_NAMED.items() for cmd in (["index", "{docs}"], ["stats"])],
+    *[(f"doctor: {name}", _doctor(lambda w, d, sql=sql: (tamper(d, *sql), d)[1], "extra "), "refuse")
+      for name, sql in SQLITE_NAMED.items()],
+    ("empty vector slot marked valid (search)",
+     _on_index_fn(lambda d: flip_validity(d, True), ["search", "bank rate"]), "refuse"),
+    ("stored vector marked absent (stats)",
+     _on_index_fn(lambda d: flip_validity(d, False), ["stats"]), "refuse"),
+    ("doctor: empty vector slot marked valid",
+     _doctor(lambda w, d: (flip_validity(d, True), d)[1], "vector table"), "refuse"),
+    ("read-only folder, rows committed in the WAL (stats)", _read_only_snapshot("wal", ["stats"]), "survive"),
+    ("read-only folder, rows committed in the WAL (search)",
+     _read_only_snapshot("wal", ["search", "last report wages"]), "survive"),
+    ("read-only folder, hot journal (stats)", _read_only_snapshot("journal", ["stats"]), "survive"),
+    ("read-only folder, hot journal (search)",
+     _read_only_snapshot("journal", ["search", "bank rate"]), "survive"),
+    ("search while another process holds the file", _busy_reader(["search", "bank rate"]), "refuse"),
+    ("stats while another process holds the file", _busy_reader(["stats"]), "refuse"),
+    ("doctor on a FIFO", _doctor(_fifo_file, "not a regular file"), "refuse"),
+    ("planted -lock FIFO (index)", _planted_lock_fifo, "refuse"),
+    ("doctor --clean-copy of a damaged file names it", _damaged_schema_copy, "refuse"),
 ]
 
 
@@ -265,12 +448,20 @@ def run_case(name, setup, expected, template: Path, timeout: float) -> dict:
         code, stdout, stderr = trag(["-d", str(db), *argv], timeout, extra.get("fsize"))
         if holder is not None:
             holder.wait(timeout=600)
+        if extra.get("release"):  # a lock or a read-only folder the case held for the run
+            extra["release"]()
         result = {"case": name, "expected": expected, "exit": code,
                   "said": (stderr.strip().splitlines() or stdout.strip().splitlines() or [""])[-1][:200]}
         result["hang"] = code is None
         result["traceback"] = "Traceback" in stderr or "Traceback" in stdout
         errors = [line for line in stderr.splitlines() if line.startswith("Error:")]
         clear = code in (1, 2) and len(errors) == 1 and not result["traceback"]
+        if extra.get("listing"):  # `doctor` lists what it found and exits 1, without `Error:`
+            clear = code == 1 and not result["traceback"]
+        # what the user must be told, and what never (`busy`, never `damaged`)
+        said = stdout + stderr
+        told = extra.get("says", "") in said and not any(w in said for w in extra.get("never", ()))
+        result["told"] = told
         after = documents(db)
         lost = not before_docs <= after
         if expected == "refuse" and setup is not None and extra.get("resume") is None:
@@ -281,8 +472,8 @@ def run_case(name, setup, expected, template: Path, timeout: float) -> dict:
         if expected == "survive" and argv[0] == "index":
             lost = lost or "Survivor" not in _titles(db)
         result["data_lost"] = lost
-        result["refused_clearly"] = expected == "refuse" and clear
-        result["survived"] = expected == "survive" and code == 0 and not result["traceback"]
+        result["refused_clearly"] = expected == "refuse" and clear and told
+        result["survived"] = expected == "survive" and code == 0 and not result["traceback"] and told
         return result
     finally:
         os.chmod(work / "shared.db", 0o644) if (work / "shared.db").exists() else None

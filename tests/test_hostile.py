@@ -511,3 +511,190 @@ def test_verification_follows_the_shipped_migrations(tmp_path, monkeypatch):
     _sql(path, "DROP INDEX later_step_who")
     with pytest.raises(IndexFileError, match="missing index 'later_step_who'"):
         connect(path, write=False)
+
+
+# --- round two: the index file, opening it, and doctor ---
+
+
+def _immutable_titles(db: Path) -> list[str]:
+    """What a reader that ignores the -wal and -journal (SQLite's `immutable`) would show."""
+    conn = sqlite3.connect(f"file:{db}?immutable=1", uri=True)
+    try:
+        return [r[0] for r in conn.execute("SELECT title FROM documents")]
+    finally:
+        conn.close()
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE.SQLITE_NAMED))
+def test_a_name_like_sqlites_own_passes_nothing_unchecked(index, tmp_path, case):
+    _sql(index, *HOSTILE.SQLITE_NAMED[case])
+    r = run("doctor", index)
+    assert r.exit_code == 1 and "extra " in r.output and "sound" not in r.output, r.output
+    before = digest(index)
+    new = tmp_path / "new"
+    new.mkdir()
+    (new / "n.md").write_text("---\ndate: 2024-01-01\ntitle: New\n---\nA new report on wages.")
+    for command in (["index", new], ["stats"], ["search", "bank rate"]):
+        r = run("-d", index, *command)
+        assert r.exit_code == 1 and "not as trag-tui makes it" in r.output, r.output
+    assert digest(index) == before
+    conn = sqlite3.connect(str(index))
+    assert conn.execute("SELECT count(*) FROM documents WHERE title != 'TAMPERED'").fetchone()[0] == 6
+    conn.close()
+
+
+def test_planner_statistics_pass_only_as_sqlite_makes_them(index):
+    _sql(index, "ANALYZE")
+    names = {r[0] for r in sqlite3.connect(str(index)).execute("SELECT name FROM sqlite_master")}
+    assert "sqlite_stat1" in names
+    assert run("doctor", index).exit_code == 0
+    assert run("-d", index, "stats").exit_code == 0
+    _sql(index, "PRAGMA writable_schema=ON",
+         "UPDATE sqlite_master SET sql = 'CREATE TABLE sqlite_stat1(tbl,idx,stat,extra)' "
+         "WHERE name = 'sqlite_stat1'")
+    r = run("doctor", index)
+    assert r.exit_code == 1 and "extra table 'sqlite_stat1'" in r.output, r.output
+
+
+def test_every_connection_is_defensive_and_trusts_no_schema(index):
+    from trag_tui.doctor import _open_untrusted
+
+    for conn in (connect(index), connect(index, write=False), _open_untrusted(index)):
+        try:
+            assert conn.execute("PRAGMA trusted_schema").fetchone()[0] == 0
+            conn.execute("PRAGMA writable_schema = ON")
+            assert conn.execute("PRAGMA writable_schema").fetchone()[0] == 0
+            with pytest.raises(sqlite3.DatabaseError, match="may not be modified|readonly"):
+                conn.execute("INSERT INTO chunk_vectors_info (key, value) VALUES ('x', 1)")
+        finally:
+            conn.close()
+    conn = connect(index)
+    with pytest.raises(sqlite3.DatabaseError, match="may not be modified"):
+        conn.execute("INSERT INTO chunk_vectors_info (key, value) VALUES ('x', 1)")
+    conn.close()
+
+
+@pytest.mark.parametrize("present", [True, False], ids=["empty slot marked valid", "vector marked absent"])
+def test_a_flipped_validity_bit_is_found_and_a_clean_copy_searches(index, tmp_path, present):
+    HOSTILE.flip_validity(index, present)
+    before = digest(index)
+    r = run("doctor", index)
+    assert r.exit_code == 1 and "vector table" in r.output, r.output
+    for command in (["search", "bank rate"], ["stats"], ["index", tmp_path / "docs"]):
+        r = run("-d", index, *command)
+        assert r.exit_code == 1, r.output
+        assert "vector table" in r.output and len(r.output.strip().splitlines()) == 1, r.output
+    assert digest(index) == before
+    clean = tmp_path / "clean.db"
+    assert run("doctor", index, "--clean-copy", clean).exit_code == 0
+    assert run("doctor", clean).exit_code == 0
+    assert run("-d", clean, "index", tmp_path / "docs").exit_code == 0
+    r = run("-d", clean, "search", "bank rate in 2017", "--json")
+    assert r.exit_code == 0 and json.loads(r.output)["hits"][0]["date"].startswith("2017"), r.output
+
+
+def test_the_vector_check_on_open_is_cheap(index):
+    import time
+
+    from trag_tui.storage import vector_table
+
+    conn = connect(index, write=False)
+    try:
+        start = time.perf_counter()
+        assert vector_table.problems(conn, 384) == []
+        assert time.perf_counter() - start < 0.05
+        assert vector_table.problems(conn, 384, thorough=True) == []
+    finally:
+        conn.close()
+
+
+def _read_only_folder(folder: Path):
+    folder.chmod(0o555)
+    return folder
+
+
+def test_a_read_only_folder_shows_the_rows_its_wal_committed(index, tmp_path):
+    new = tmp_path / "new"
+    new.mkdir()
+    (new / "n.md").write_text(HOSTILE.GOOD)
+    snap = HOSTILE.wal_snapshot(index, tmp_path / "shared", new)
+    assert "Survivor" not in _immutable_titles(snap)  # the row is in the WAL only
+    before = {p.name: digest(p) for p in snap.parent.iterdir()}
+    _read_only_folder(snap.parent)
+    try:
+        r = run("-d", snap, "stats")
+        assert r.exit_code == 0 and "documents   7" in r.output, r.output
+        r = run("-d", snap, "search", "last report wages", "--json")
+        assert r.exit_code == 0 and "Survivor" in r.output, r.output
+        assert run("doctor", snap).exit_code == 0
+        clean = tmp_path / "clean.db"
+        assert run("doctor", snap, "--clean-copy", clean).exit_code == 0
+        assert "Survivor" in _immutable_titles(clean)
+    finally:
+        snap.parent.chmod(0o755)
+    assert {p.name: digest(p) for p in snap.parent.iterdir()} == before
+
+
+def test_a_read_only_folder_never_shows_a_hot_journals_half_written_rows(index, tmp_path):
+    snap = HOSTILE.hot_journal_snapshot(index, tmp_path / "shared")
+    assert "ROLLED BACK" in _immutable_titles(snap)  # the file holds half-written pages
+    before = {p.name: digest(p) for p in snap.parent.iterdir()}
+    _read_only_folder(snap.parent)
+    try:
+        r = run("-d", snap, "stats")
+        assert r.exit_code == 0 and "documents   6" in r.output, r.output
+        r = run("-d", snap, "search", "bank rate", "--json", "-k", "20")
+        assert r.exit_code == 0 and "ROLLED BACK" not in r.output, r.output
+        clean = tmp_path / "clean.db"
+        r = run("doctor", snap, "--clean-copy", clean)
+        assert r.exit_code == 0, r.output
+        titles = _immutable_titles(clean)
+        assert len(titles) == 6 and "ROLLED BACK" not in titles
+    finally:
+        snap.parent.chmod(0o755)
+    assert {p.name: digest(p) for p in snap.parent.iterdir()} == before
+
+
+def test_a_file_another_process_holds_is_busy_not_damaged(index, monkeypatch):
+    from trag_tui.storage import db as db_module
+
+    monkeypatch.setattr(db_module, "BUSY_TIMEOUT_MS", 300)
+    release = HOSTILE.hold_exclusive(index)
+    try:
+        for command in (["search", "bank rate"], ["stats"], ["doctor", index]):
+            r = run("-d", index, *command)
+            assert r.exit_code == 1, r.output
+            assert r.output.strip() == f"Error: busy: another trag-tui is writing {index}, try again"
+    finally:
+        release()
+    assert run("-d", index, "search", "bank rate").exit_code == 0
+
+
+def test_doctor_of_a_fifo_and_fifos_beside_the_file_are_one_line(index, tmp_path):
+    os.mkfifo(tmp_path / "pipe.db")
+    os.mkfifo(str(index) + "-wal")
+    # In subprocesses with a timeout: opening a FIFO to read it waits for ever.
+    for argv in (["doctor", str(tmp_path / "pipe.db")], ["-d", str(index), "stats"]):
+        proc = subprocess.run([sys.executable, "-m", "trag_tui", *argv], capture_output=True,
+                              text=True, timeout=60, env={**os.environ, "TRAG_TUI_EMBEDDER": "hash"})
+        assert proc.returncode == 1 and "not a regular file" in proc.stdout + proc.stderr
+        assert "Traceback" not in proc.stderr
+    os.unlink(str(index) + "-wal")
+    Path(str(index) + "-lock").unlink(missing_ok=True)
+    os.mkfifo(str(index) + "-lock")
+    before = digest(index)
+    r = run("-d", index, "index", tmp_path / "docs")
+    assert r.exit_code == 1 and "-lock: it is not a regular file" in r.output, r.output
+    assert digest(index) == before
+
+
+def test_doctor_names_the_damaged_file_it_copies(index, tmp_path, monkeypatch):
+    monkeypatch.setenv("TRAG_TUI_DB", str(tmp_path / "other.db"))
+    data = bytearray(index.read_bytes())
+    data[200:4096] = bytes((i * 37 + 11) % 256 for i in range(3896))
+    index.write_bytes(bytes(data))
+    clean = tmp_path / "clean.db"
+    r = run("doctor", index, "--clean-copy", clean)
+    assert r.exit_code == 1 and f"Error: cannot open {index} for a clean copy" in r.output, r.output
+    assert "other.db" not in r.output and "trag.db" not in r.output
+    assert not clean.exists()

@@ -15,7 +15,7 @@ from pathlib import Path
 import click
 
 from . import params
-from .errors import TragError
+from .errors import IndexFileError, TragError
 from .settings import Settings
 from .text.safe import clean_question, safe, safe_json, safe_line
 
@@ -97,7 +97,7 @@ class _Group(click.Group):
     """Turns the library's errors for the user into one printable line, for every command."""
 
     def invoke(self, ctx: click.Context):
-        from .storage.db import io_failure, sqlite3
+        from .storage.db import busy, io_failure, is_busy, sqlite3
 
         try:
             return super().invoke(ctx)
@@ -112,6 +112,8 @@ class _Group(click.Group):
             if what is not None:
                 raise click.ClickException(f"{what}: {exc}") from None
             path = safe_line(str(ctx.obj["settings"].db)) if ctx.obj else "the index file"
+            if is_busy(exc):  # another process holds a sound file: not damage
+                raise click.ClickException(busy(path).message) from None
             raise click.ClickException(
                 f"{path} is damaged ({exc}); `trag-tui doctor {path}` can write a clean copy"
             ) from None
@@ -615,27 +617,35 @@ def pull(ctx, source, period, since, until, facets, batch, as_json):
 def doctor(ctx, file, clean, as_json):
     """List every way an index file differs from what trag-tui makes; optionally rescue its data."""
     from .doctor import clean_copy, examine
+    from .storage.db import busy, is_busy, sqlite3
 
-    found = examine(file)
-    copy = clean_copy(file, clean) if clean is not None else None
+    try:
+        found = examine(file)
+        if not as_json:
+            _print_examination(found)
+        copy = clean_copy(file, clean) if clean is not None else None
+    except sqlite3.DatabaseError as exc:  # name the file examined, not the -d index
+        raise (busy(file) if is_busy(exc) else IndexFileError(f"{file} is damaged ({exc})")) from None
     if as_json:
         _echo_json({**found.to_dict(), "clean_copy": copy.to_dict() if copy else None}, indent=2)
-    else:
-        if not found.problems:
-            click.echo(f"{safe_line(str(file))}: sound (schema, embedder and pages check out)")
-        else:
-            click.echo(f"{safe_line(str(file))}: {len(found.problems)} problem(s)")
-            for p in found.problems:
-                click.echo(f"  - {safe_line(p)}")
-        if copy is not None:
-            kept = sum(copy.rows.values())
-            dropped = sum(copy.dropped.values())
-            click.echo(f"clean copy {safe_line(copy.path)}: {kept} rows kept, {dropped} refused, "
-                       f"{copy.vectors} vectors; {copy.documents_to_reindex} documents to index again")
-            for note in copy.notes:
-                click.echo(f"  note: {safe_line(note)}")
+    elif copy is not None:
+        kept = sum(copy.rows.values())
+        dropped = sum(copy.dropped.values())
+        click.echo(f"clean copy {safe_line(copy.path)}: {kept} rows kept, {dropped} refused, "
+                   f"{copy.vectors} vectors; {copy.documents_to_reindex} documents to index again")
+        for note in copy.notes:
+            click.echo(f"  note: {safe_line(note)}")
     if found.problems and copy is None:
         ctx.exit(1)
+
+
+def _print_examination(found) -> None:
+    if not found.problems:
+        click.echo(f"{safe_line(found.path)}: sound (schema, embedder, vector table and pages check out)")
+        return
+    click.echo(f"{safe_line(found.path)}: {len(found.problems)} problem(s)")
+    for p in found.problems:
+        click.echo(f"  - {safe_line(p)}")
 
 
 # -- tui ------------------------------------------------------------------------------------

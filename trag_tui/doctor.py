@@ -8,14 +8,23 @@ trigger, a view or an extra table cannot come along, because nothing is copied a
 """
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import quote
 
-from .errors import IndexFileError
-from .storage.db import APPLICATION_ID, id_batches, prepare, sqlite3, transaction
-from .storage.file import connect
+import numpy as np
+
+from .errors import IndexBusy, IndexFileError
+from .storage.db import (
+    APPLICATION_ID,
+    busy,
+    id_batches,
+    io_failure,
+    is_busy,
+    prepare,
+    sqlite3,
+    transaction,
+)
+from .storage.file import SQLITE_HEADER, check_sidecars, connect, open_readonly, read_header
 from .storage.schema import entries, meta_problems, problems
 
 
@@ -32,16 +41,12 @@ class Examination:
 
 
 def _open_untrusted(path: Path) -> sqlite3.Connection:
-    """The file read-only, with sqlite-vec (to read its vectors) and nothing from it trusted."""
-    with path.open("rb") as fh:
-        if fh.read(16) != b"SQLite format 3\x00":
-            raise IndexFileError(f"{path} is not a SQLite file (not a trag-tui index)")
-    uri = "file:" + quote(os.path.abspath(path))
-    try:
-        conn = sqlite3.connect(uri + "?mode=ro", uri=True, isolation_level=None)
-        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
-    except sqlite3.OperationalError:
-        conn = sqlite3.connect(uri + "?immutable=1", uri=True, isolation_level=None)
+    """The file's committed state read-only, with sqlite-vec (to read its vectors) and nothing
+    from it trusted. Only a regular file is opened: a FIFO would block the read for ever."""
+    if read_header(path) != SQLITE_HEADER:
+        raise IndexFileError(f"{path} is not a SQLite file (not a trag-tui index)")
+    check_sidecars(path)
+    conn = open_readonly(path)
     prepare(conn, readonly=True)
     return conn
 
@@ -51,8 +56,15 @@ def examine(path: Path) -> Examination:
     out = Examination(str(path))
     try:
         conn = _open_untrusted(path)
-    except (OSError, sqlite3.Error) as exc:
+    except IndexBusy:
+        raise
+    except sqlite3.Error as exc:
+        if is_busy(exc):
+            raise busy(path) from exc
         out.problems.append(f"cannot be opened: {exc}")
+        return out
+    except OSError as exc:
+        out.problems.append(f"cannot be opened: {exc.strerror or exc}")
         return out
     except IndexFileError as exc:
         out.problems.append(str(exc))
@@ -61,8 +73,10 @@ def examine(path: Path) -> Examination:
         if conn.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
             out.problems.append("not marked as a trag-tui index (application id)")
         try:
-            found = problems(conn)
+            found = problems(conn, thorough=True)
         except sqlite3.DatabaseError as exc:
+            if is_busy(exc):
+                raise busy(path) from exc
             found = [f"the schema cannot be read: {exc}"]
         for p in found:
             if p.startswith("newer:"):
@@ -102,53 +116,82 @@ def clean_copy(src: Path, dest: Path) -> CopyReport:
     without a vector are removed and their files marked for reading again, so the next
     `trag-tui index` with the same embedder restores them.
     """
-    from .storage.store import delete_documents, ensure_embedder
-
     if dest.exists():
         raise IndexFileError(f"{dest} exists already; name a new file for the clean copy")
-    report = CopyReport(str(dest))
-    old = _open_untrusted(src)
-    new = connect(dest, create=True)
     try:
-        have = entries(old)
-        targets = [r[1] for r in new.execute("PRAGMA table_list") if r[2] == "table"
-                   and r[0] == "main" and not r[1].startswith(("sqlite_", "_migrations"))]
-        order = {n: i for i, n in enumerate(entries(new))}
-        for table in sorted(targets, key=lambda t: order.get(t, 1 << 30)):
-            report.rows[table], report.dropped[table] = _copy_table(old, new, table, have, report)
-        meta, dim = meta_problems(old)
-        report.notes += meta
-        embedder = None if meta else _one(old, "SELECT value FROM meta WHERE key='embedder'")
-        new.execute("DELETE FROM meta WHERE key IN ('embedder', 'embedding_dim')")
-        if embedder is not None and dim is not None:
-            ensure_embedder(new, embedder, dim)
-            report.vectors = _copy_vectors(old, new, dim, report)
-        with transaction(new):
-            new.execute(
-                "INSERT INTO chunk_fts (rowid, text, title) SELECT c.id, c.text, d.title "
-                "FROM chunks c JOIN documents d ON d.id = c.document_id WHERE c.searchable = 1"
-            )
-        missing = [r[0] for r in new.execute(
-            "SELECT DISTINCT c.document_id FROM chunks c WHERE c.searchable = 1 AND c.id NOT IN "
-            "(SELECT chunk_id FROM chunk_vectors)")] if embedder is not None else [
-            r[0] for r in new.execute("SELECT id FROM documents")]
-        if missing:
-            with transaction(new):
-                delete_documents(new, missing)
-                # Files that lost documents are read again by the next run, which re-adds them.
-                new.execute("UPDATE files SET complete = 0 WHERE documents > "
-                            "(SELECT count(*) FROM documents d WHERE d.file_id = files.id)")
-            report.documents_to_reindex = len(missing)
-            report.notes.append(
-                f"{len(missing)} documents had no usable vector and were left out; run "
-                "`trag-tui index` on the same folders (same embedder) to add them again")
-        from .corroboration import update_corroboration
-
-        update_corroboration(new)
+        old = _open_untrusted(src)
+    except sqlite3.Error as exc:
+        raise busy(src) if is_busy(exc) else IndexFileError(
+            f"cannot open {src} for a clean copy: {exc}") from exc
+    try:
+        new = connect(dest, create=True)
+    except BaseException:
+        old.close()
+        raise
+    report = CopyReport(str(dest))
+    try:
+        _fill(old, new, report)
+    except sqlite3.DatabaseError as exc:
+        new.close()
+        _remove(dest)
+        what = io_failure(exc)
+        if what is not None:
+            raise IndexFileError(f"{what} while writing {dest}: {exc}; it was removed") from exc
+        if is_busy(exc):
+            raise busy(src) from exc
+        raise IndexFileError(f"{src} cannot be read for a clean copy ({exc}); {dest} was not "
+                             "written") from exc
     finally:
         old.close()
         new.close()
     return report
+
+
+def _remove(dest: Path) -> None:
+    """Remove a clean copy that could not be finished, with SQLite's files beside it."""
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        Path(str(dest) + suffix).unlink(missing_ok=True)
+
+
+def _fill(old, new, report: CopyReport) -> None:
+    """Copy the rows, vectors and full-text rows of `old` into the fresh index `new`."""
+    from .storage.store import delete_documents, ensure_embedder
+
+    have = entries(old)
+    targets = [r[1] for r in new.execute("PRAGMA table_list") if r[2] == "table"
+               and r[0] == "main" and not r[1].startswith(("sqlite_", "_migrations"))]
+    order = {n: i for i, n in enumerate(entries(new))}
+    for table in sorted(targets, key=lambda t: order.get(t, 1 << 30)):
+        report.rows[table], report.dropped[table] = _copy_table(old, new, table, have, report)
+    meta, dim = meta_problems(old)
+    report.notes += meta
+    embedder = None if meta else _one(old, "SELECT value FROM meta WHERE key='embedder'")
+    new.execute("DELETE FROM meta WHERE key IN ('embedder', 'embedding_dim')")
+    if embedder is not None and dim is not None:
+        ensure_embedder(new, embedder, dim)
+        report.vectors = _copy_vectors(old, new, dim, report)
+    with transaction(new):
+        new.execute(
+            "INSERT INTO chunk_fts (rowid, text, title) SELECT c.id, c.text, d.title "
+            "FROM chunks c JOIN documents d ON d.id = c.document_id WHERE c.searchable = 1"
+        )
+    missing = [r[0] for r in new.execute(
+        "SELECT DISTINCT c.document_id FROM chunks c WHERE c.searchable = 1 AND c.id NOT IN "
+        "(SELECT chunk_id FROM chunk_vectors)")] if embedder is not None else [
+        r[0] for r in new.execute("SELECT id FROM documents")]
+    if missing:
+        with transaction(new):
+            delete_documents(new, missing)
+            # Files that lost documents are read again by the next run, which re-adds them.
+            new.execute("UPDATE files SET complete = 0 WHERE documents > "
+                        "(SELECT count(*) FROM documents d WHERE d.file_id = files.id)")
+        report.documents_to_reindex = len(missing)
+        report.notes.append(
+            f"{len(missing)} documents had no usable vector and were left out; run "
+            "`trag-tui index` on the same folders (same embedder) to add them again")
+    from .corroboration import update_corroboration
+
+    update_corroboration(new)
 
 
 def _one(conn: sqlite3.Connection, sql: str):
@@ -201,6 +244,14 @@ def _has_rowid(conn, table: str) -> bool:
         return False
 
 
+def _usable(blob, dim: int) -> bool:
+    """A vector of the right size, finite and not all zero: one a distance can use."""
+    if not isinstance(blob, bytes) or len(blob) != 4 * dim:
+        return False
+    vector = np.frombuffer(blob, "<f4")
+    return bool(np.isfinite(vector).all() and vector.any())
+
+
 def _copy_vectors(old, new, dim: int, report: CopyReport) -> int:
     """Vectors of the copied searchable chunks, where the file's vector table can give them."""
     ids = [r[0] for r in new.execute("SELECT id FROM chunks WHERE searchable = 1")]
@@ -212,7 +263,7 @@ def _copy_vectors(old, new, dim: int, report: CopyReport) -> int:
                     "SELECT chunk_id, embedding, day FROM chunk_vectors WHERE chunk_id IN "
                     f"({marks})", part).fetchall()
                 for chunk_id, blob, day in rows:
-                    if isinstance(blob, bytes) and len(blob) == 4 * dim:
+                    if _usable(blob, dim):
                         new.execute("INSERT INTO chunk_vectors (chunk_id, embedding, day) "
                                     "VALUES (?, ?, ?)", (chunk_id, blob, day))
                         copied += 1

@@ -23,6 +23,10 @@ class IndexFileError(TragError):
     """An index file that cannot be opened as asked; the message is meant for the user."""
 
 
+class IndexBusy(IndexFileError):
+    """A sound file another process holds longer than the wait allows: busy, never damaged."""
+
+
 class IngestError(TragError):
     """A file that cannot be read; the message is the one-line reason shown in the summary."""
 

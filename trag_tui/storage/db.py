@@ -4,14 +4,19 @@ batched id lists, transactions, the meta table, and the numbered migrations.
 The driver is pysqlite3 where installed (Python's own sqlite3 may not load extensions); every
 connection is prepared the same way: sqlite-vec loaded and extension loading switched off
 again, `trusted_schema` off (a file from someone else cannot make a view or trigger call
-anything with side effects), WAL mode. Opening a file is `storage.file.connect`.
+anything with side effects), SQLite's defensive flag on (ordinary SQL cannot write the schema
+or a virtual table's shadow tables), a bounded wait for another process's lock, WAL mode.
+Opening a file is `storage.file.connect`.
 """
 from __future__ import annotations
 
+import ctypes
 import datetime as dt
 import errno
 import os
 import re
+import stat
+import sys
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -23,9 +28,13 @@ from sqlite_utils.utils import (
     sqlite3,  # pysqlite3 where installed: it can load extensions
 )
 
-from ..errors import IndexFileError
+from ..errors import IndexBusy, IndexFileError
 
 APPLICATION_ID = 0x54524147  # "TRAG": marks the file as a trag-tui index
+#: How long a reader or writer waits for another process's lock before saying "busy".
+BUSY_TIMEOUT_MS = 5000
+SQLITE_BUSY = 5
+SQLITE_DBCONFIG_DEFENSIVE = 1010
 MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 
 
@@ -70,6 +79,7 @@ def is_readonly(conn: sqlite3.Connection) -> bool:
 def prepare(conn: sqlite3.Connection, readonly: bool = False) -> None:
     import sqlite_vec
 
+    set_defensive(conn)
     conn.execute("PRAGMA trusted_schema = OFF")
     conn.enable_load_extension(True)
     try:
@@ -77,7 +87,7 @@ def prepare(conn: sqlite3.Connection, readonly: bool = False) -> None:
     finally:
         conn.enable_load_extension(False)
     conn.execute("PRAGMA foreign_keys = ON")
-    conn.execute("PRAGMA busy_timeout = 5000")
+    conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_MS)}")
     if readonly:
         conn.execute("PRAGMA query_only = ON")
         return
@@ -87,6 +97,68 @@ def prepare(conn: sqlite3.Connection, readonly: bool = False) -> None:
     if mode not in ("wal", "memory"):
         raise IndexFileError(f"cannot switch the file to WAL mode (got {mode})")
     conn.execute("PRAGMA synchronous = NORMAL")
+
+
+def set_defensive(conn: sqlite3.Connection) -> bool:
+    """Switch on SQLite's defensive flag; whether it is on.
+
+    Python 3.12's sqlite3 has `Connection.setconfig`; pysqlite3 (the driver used where
+    installed, as it can load extensions) has none (0.5.4 checked), so its own library's
+    `sqlite3_db_config` is called through ctypes with the connection's handle, which is the
+    first field after the object header in pysqlite3's (and CPython's) connection struct.
+    Only on Linux, where a variadic call with int arguments is an ordinary call; elsewhere the
+    flag stays off and `trusted_schema = OFF` with the schema check is what protects.
+    """
+    setconfig = getattr(conn, "setconfig", None)
+    if setconfig is not None:
+        setconfig(SQLITE_DBCONFIG_DEFENSIVE, True)
+        return is_defensive(conn)
+    return _db_config(conn, SQLITE_DBCONFIG_DEFENSIVE, 1) == 1
+
+
+def is_defensive(conn: sqlite3.Connection) -> bool:
+    """Whether the connection has SQLite's defensive flag on."""
+    getconfig = getattr(conn, "getconfig", None)
+    if getconfig is not None:
+        return bool(getconfig(SQLITE_DBCONFIG_DEFENSIVE))
+    return _db_config(conn, SQLITE_DBCONFIG_DEFENSIVE, -1) == 1
+
+
+def _db_config(conn: sqlite3.Connection, op: int, value: int) -> int | None:
+    """`sqlite3_db_config(db, op, value, &result)` on a pysqlite3 connection; None where unsafe."""
+    module = sys.modules.get(type(conn).__module__.rsplit(".", 1)[0] + "._sqlite3")
+    if (not sys.platform.startswith("linux") or module is None
+            or not type(conn).__module__.startswith("pysqlite3")):
+        return None
+    try:
+        lib = ctypes.CDLL(module.__file__)
+        call = lib.sqlite3_db_config
+    except (OSError, AttributeError):
+        return None
+    call.restype = ctypes.c_int
+    call.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_int, ctypes.POINTER(ctypes.c_int)]
+    handle = ctypes.c_void_p.from_address(id(conn) + object.__basicsize__).value
+    if not handle:
+        return None
+    result = ctypes.c_int(-1)
+    if call(handle, op, value, ctypes.byref(result)) != 0:
+        return None
+    return result.value
+
+
+def is_busy(exc: BaseException) -> bool:
+    """Whether a SQLite error means another process holds a lock (not that the file is bad)."""
+    if not isinstance(exc, sqlite3.OperationalError):
+        return False
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF == SQLITE_BUSY
+    return "database is locked" in str(exc)
+
+
+def busy(path: Path | str) -> IndexBusy:
+    """The one line for a file another process holds longer than BUSY_TIMEOUT_MS."""
+    return IndexBusy(f"busy: another trag-tui is writing {path}, try again")
 
 
 MIGRATIONS_TABLE_SQL = (
@@ -198,9 +270,14 @@ class writer_lock:
         if str(self.path) == ":memory:-lock":
             return self
         try:
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+            # O_NONBLOCK: a FIFO planted under the lock's name must not stop the open.
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK, 0o644)
         except OSError as exc:
             raise IndexFileError(f"cannot lock {self.path}: {exc.strerror or exc}") from exc
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            raise IndexFileError(
+                f"cannot lock {self.path}: it is not a regular file; remove it and try again")
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:

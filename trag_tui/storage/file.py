@@ -8,13 +8,24 @@ migrations recorded inside the file.
 from __future__ import annotations
 
 import os
+import shutil
 import stat
+import tempfile
 from pathlib import Path
 from urllib.parse import quote
 
 from ..errors import IndexFileError
 from . import db, schema
-from .db import APPLICATION_ID, MIGRATIONS_TABLE_SQL, apply_migrations, prepare, sqlite3
+from .db import (
+    APPLICATION_ID,
+    MIGRATIONS_TABLE_SQL,
+    apply_migrations,
+    busy,
+    is_busy,
+    prepare,
+    set_defensive,
+    sqlite3,
+)
 
 
 def connect(path: Path | str, *, create: bool = True, write: bool = True) -> sqlite3.Connection:
@@ -40,10 +51,9 @@ def connect(path: Path | str, *, create: bool = True, write: bool = True) -> sql
             size = path.stat().st_size if exists else 0
             if exists and size == 0 and not write:
                 raise IndexFileError(f"{path} is empty, not a trag-tui index")
-            if size > 0:
-                with path.open("rb") as fh:
-                    if fh.read(16) != b"SQLite format 3\x00":
-                        raise IndexFileError(f"{path} is not a SQLite file (not a trag-tui index)")
+            if size > 0 and read_header(path) != SQLITE_HEADER:
+                raise IndexFileError(f"{path} is not a SQLite file (not a trag-tui index)")
+            check_sidecars(path)
             if exists and write and not writable(path):
                 raise IndexFileError(
                     f"read-only: {path} (or its folder) cannot be written; searching only"
@@ -53,16 +63,21 @@ def connect(path: Path | str, *, create: bool = True, write: bool = True) -> sql
             raise IndexFileError(f"cannot open {path}: {exc.strerror or exc}") from exc
     try:
         if readonly:
-            conn = _connect_readonly(path)
+            conn = open_readonly(path)
         else:
-            conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+            conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False,
+                                   timeout=db.BUSY_TIMEOUT_MS / 1000)
     except sqlite3.Error as exc:
+        if is_busy(exc):
+            raise busy(path) from exc
         raise IndexFileError(f"cannot open {path}: {exc}") from exc
     try:
         prepare(conn, readonly)
         _migrate(conn, path, readonly)
     except sqlite3.DatabaseError as exc:
         conn.close()
+        if is_busy(exc):
+            raise busy(path) from exc
         raise IndexFileError(f"{path} is {_damage(exc)}") from exc
     except BaseException:
         conn.close()
@@ -92,21 +107,115 @@ def writable(path: Path) -> bool:
     return True
 
 
-def _connect_readonly(path: Path) -> sqlite3.Connection:
-    """A read-only connection; `immutable` where the folder cannot hold WAL's shared-memory file."""
+SQLITE_HEADER = b"SQLite format 3\x00"
+#: Files SQLite keeps beside an index: each, where present, must be a regular file.
+SIDECARS = ("-wal", "-journal", "-shm")
+
+
+def read_header(path: Path) -> bytes:
+    """The first 16 bytes of a regular file; anything else (a FIFO, a device) is refused
+    without waiting on it (O_NONBLOCK, and the type checked on the open descriptor)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise IndexFileError(f"{path} is not a regular file (not a trag-tui index)")
+        return os.pread(fd, 16, 0)
+    finally:
+        os.close(fd)
+
+
+def check_sidecars(path: Path) -> None:
+    """Refuse a FIFO, device or folder planted where SQLite keeps its -wal, -journal or -shm."""
+    for suffix in SIDECARS:
+        side = Path(str(path) + suffix)
+        try:
+            mode = side.stat().st_mode
+        except FileNotFoundError:
+            continue
+        if not stat.S_ISREG(mode):
+            raise IndexFileError(f"{side} is not a regular file; SQLite keeps only regular files "
+                                 f"beside {path}: remove it")
+
+
+def _pending(path: Path) -> list[str]:
+    """The sidecars holding changes SQLite must apply (-wal) or undo (a hot -journal)."""
+    out = []
+    for suffix in ("-wal", "-journal"):
+        try:
+            if os.stat(str(path) + suffix).st_size > 0:
+                out.append(suffix)
+        except FileNotFoundError:
+            continue
+    return out
+
+
+def _ro_connect(uri: str) -> sqlite3.Connection:
+    return sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False,
+                           timeout=db.BUSY_TIMEOUT_MS / 1000)
+
+
+def open_readonly(path: Path) -> sqlite3.Connection:
+    """A connection that shows exactly the file's committed state and never writes it.
+
+    `mode=ro` where SQLite can use the WAL's shared-memory file (the folder can be written, or
+    the -shm is there): it reads the WAL and refuses a hot journal. Where it cannot, a file
+    with nothing beside it is opened `immutable`; one with a -wal or a -journal (which
+    `immutable` would ignore, showing uncommitted pages or hiding committed ones) is read from a
+    private temporary copy in which SQLite applies the WAL or rolls the journal back.
+    """
     uri = "file:" + quote(os.path.abspath(path))
     folder = path.parent if str(path.parent) else Path(".")
     shm = Path(str(path) + "-shm")
     if writable(folder.joinpath(path.name)) or (folder.exists() and _dir_writable(folder)) or shm.exists():
+        conn = None
         try:
-            conn = sqlite3.connect(uri + "?mode=ro", uri=True, isolation_level=None,
-                                   check_same_thread=False)
+            conn = _ro_connect(uri + "?mode=ro")
             conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
             return conn
-        except sqlite3.OperationalError:
-            pass
-    return sqlite3.connect(uri + "?immutable=1", uri=True, isolation_level=None,
-                           check_same_thread=False)
+        except sqlite3.OperationalError as exc:
+            if conn is not None:
+                conn.close()
+            if is_busy(exc):
+                raise
+    pending = _pending(path)
+    if pending:
+        return _private_copy(path, pending)
+    return _ro_connect(uri + "?immutable=1")
+
+
+def _private_copy(path: Path, pending: list[str]) -> sqlite3.Connection:
+    """The committed state of a file whose folder cannot take SQLite's recovery: the file and
+    its -wal or -journal copied to a private folder, settled there by SQLite (WAL applied,
+    hot journal rolled back), then opened `immutable` and unlinked, so nothing is left behind.
+    Costs one copy of the file (about 1.5 s a GB on a local disk) and as much temporary space."""
+    tmp = Path(tempfile.mkdtemp(prefix="trag-tui-ro-"))
+    copy = tmp / "index.db"
+    try:
+        try:
+            shutil.copyfile(path, copy)
+            for suffix in pending:
+                shutil.copyfile(str(path) + suffix, str(copy) + suffix)
+        except OSError as exc:
+            raise IndexFileError(
+                f"cannot read {path} read-only: its {' and '.join(pending)} must be applied in a "
+                f"private copy, which failed ({exc.strerror or exc})") from exc
+        settle = sqlite3.connect(str(copy), isolation_level=None)
+        try:
+            set_defensive(settle)
+            settle.execute("PRAGMA trusted_schema = OFF")
+            settle.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            settle.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        finally:
+            settle.close()
+        if any(Path(str(copy) + s).exists() and Path(str(copy) + s).stat().st_size
+               for s in ("-wal", "-journal")):
+            raise IndexFileError(f"cannot read {path} read-only: SQLite could not settle its "
+                                 f"{' and '.join(pending)} in a private copy")
+        conn = _ro_connect("file:" + quote(str(copy)) + "?immutable=1")
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return conn
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def _dir_writable(folder: Path) -> bool:

@@ -3,7 +3,9 @@
 An index file is made to be shared, so a file from someone else is untrusted input.
 `trusted_schema = OFF` stops native code, not plain SQL: a trigger or view planted in the file
 would run on the user's next write. So a file is compared, object by object and with its SQL,
-with the schema this version makes, before anything else reads or writes it. The expected
+with the schema this version makes, before anything else reads or writes it; a name proves
+nothing (a trigger may be called `sqlite_stat9`), only type, table and SQL do. The vector
+table's own structures are checked too (`vector_table`), as SQLite cannot see into them. The expected
 schema is never written by hand: it is what the migrations the file records produce on an
 empty in-memory database, plus the vector table with the recorded dimension, so a migration
 added tomorrow is verified the day it lands.
@@ -16,7 +18,7 @@ from pathlib import Path
 
 from ..errors import IndexFileError
 from ..models.embedding import BUNDLED_NAME, HASH_NAME
-from . import db
+from . import db, vector_table
 from .db import (
     MIGRATIONS_TABLE_SQL,
     apply_migrations,
@@ -52,18 +54,35 @@ def vector_table_sql(dim: int) -> str:
     )
 
 
+#: The only objects SQLite itself may add to a file trag-tui made: ANALYZE's planner
+#: statistics, as exactly the tables SQLite creates. Anything else, whatever its name, must be
+#: what the migrations make.
+SQLITE_OWN = {
+    "sqlite_stat1": Entry("table", "sqlite_stat1", "sqlite_stat1",
+                          "CREATE TABLE sqlite_stat1(tbl,idx,stat)"),
+    "sqlite_stat4": Entry("table", "sqlite_stat4", "sqlite_stat4",
+                          "CREATE TABLE sqlite_stat4(tbl,idx,neq,nlt,ndlt,sample)"),
+}
+
+
 def entries(conn: sqlite3.Connection) -> dict[str, Entry]:
     """The file's schema objects by name (triggers prefixed, as they have their own namespace).
 
-    SQLite's planner statistics (`sqlite_stat*`, written by ANALYZE) are data, not schema.
+    Every row of sqlite_master counts, whatever its name; `compare` lets only SQLITE_OWN's
+    exact tables through besides the expected schema.
     """
     out: dict[str, Entry] = {}
     rows = conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY rowid")
     for type_, name, tbl, sql in rows:
-        if name.startswith("sqlite_stat"):
-            continue
         out[_key(type_, name)] = Entry(type_, name, tbl, sql)
     return out
+
+
+def duplicates(conn: sqlite3.Connection) -> list[str]:
+    """Names sqlite_master holds twice (only a hand-edited schema can): each is a problem."""
+    rows = conn.execute(
+        "SELECT type, name FROM sqlite_master GROUP BY type = 'trigger', name HAVING count(*) > 1")
+    return [f"{type_} {name!r} appears more than once in the schema" for type_, name in rows]
 
 
 def _key(type_: str, name: str) -> str:
@@ -96,7 +115,7 @@ def compare(have: dict[str, Entry], want: dict[str, Entry]) -> list[str]:
         elif (h.sql or "") != (w.sql or "") or h.tbl_name != w.tbl_name:
             out.append(f"{w.type} {w.name!r} differs from the schema trag-tui makes")
     for key, h in have.items():
-        if key in want:
+        if key in want or SQLITE_OWN.get(key) == h:
             continue
         on = f" on {h.tbl_name}" if h.type in ("trigger", "index") else ""
         out.append(f"extra {h.type} {h.name!r}{on}")
@@ -125,11 +144,15 @@ def meta_problems(conn: sqlite3.Connection) -> tuple[list[str], int | None]:
     return [], dim
 
 
-def problems(conn: sqlite3.Connection, *, first_only: bool = False) -> list[str]:
-    """Every way the file's schema and recorded embedder differ from what trag-tui makes."""
+def problems(conn: sqlite3.Connection, *, first_only: bool = False,
+             thorough: bool = False) -> list[str]:
+    """Every way the file's schema, recorded embedder and vector table differ from what
+    trag-tui makes (`thorough`: every vector and rowid too, as `doctor` asks)."""
     have = entries(conn)
     boot = expected([db.migrations()[0].name], None)
-    found = []
+    found = duplicates(conn)
+    if found and first_only:
+        return found
     for name in ("_migrations", "meta"):
         if have.get(name) != boot[name]:
             what = "missing" if name not in have else "not as trag-tui makes it"
@@ -147,6 +170,8 @@ def problems(conn: sqlite3.Connection, *, first_only: bool = False) -> list[str]
     found += compare(have, expected(applied, dim))
     if found and first_only:
         return found
+    if dim is not None and "chunk_vectors" in have and not found:
+        found += vector_table.problems(conn, dim, thorough=thorough)
     if dim is not None and "chunk_vectors" in have and not found:
         row = conn.execute("SELECT length(embedding) FROM chunk_vectors LIMIT 1").fetchone()
         if row is not None and row[0] != 4 * dim:
