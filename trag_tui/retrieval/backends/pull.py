@@ -19,7 +19,7 @@ from __future__ import annotations
 import datetime as dt
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 import numpy as np
 
@@ -288,12 +288,14 @@ def _pull(index, target, what, client, models, batch, progress) -> PullReport:
     sel = _select(client, target.collection, where, meta, what, target.key())  # ids and keys: no text, no vectors
     report.selected = len(sel.docs)
     check_sound(conn, index.path)  # before the first write
-    ensure_embedder(conn, name, dim)
-    file_id = _source_row(conn, "pull:" + target.key())
     have = set(conn.execute("SELECT source_id, content_hash FROM documents"))
     wanted = {(s, h) for s, h, _ in sel.docs.values()}
     ids = {s for s, _ in wanted}
     todo = sorted(d for d, (s, h, _) in sel.docs.items() if (s, h) not in have)
+    batches = _batches(todo, sel, batch)
+    first = _read(client, target, dim, sel, batches[0]) if batches else None  # checked before any write
+    ensure_embedder(conn, name, dim)
+    file_id = _source_row(conn, "pull:" + target.key())
     # A document this collection gave before and has changed since (or whose row it now uses
     # for another document, after the pushed file was rebuilt) is replaced.
     places = set(todo)
@@ -308,16 +310,11 @@ def _pull(index, target, what, client, models, batch, progress) -> PullReport:
         with transaction(conn):
             delete_documents(conn, stale)
         report.replaced = len(stale)
-    part: list[int] = []
-    size = 0
-    for d in todo:
-        part.append(d)
-        size += len(sel.docs[d][2])
-        if size >= batch or d == todo[-1]:
-            _write(conn, client, target, dim, file_id, part, sel, outside, report)
-            if progress is not None:
-                progress(report.chunks, total)
-            part, size = [], 0
+    for n, part in enumerate(batches):
+        read = first if n == 0 and first is not None else _read(client, target, dim, sel, part)
+        _write(conn, client, target, file_id, read, sel, outside, report)
+        if progress is not None:
+            progress(report.chunks, total)
     with transaction(conn):
         conn.execute("UPDATE files SET documents = (SELECT count(*) FROM documents WHERE file_id = ?) "
                      "WHERE id = ?", (file_id, file_id))
@@ -331,10 +328,34 @@ def _iso(day: int | None) -> str | None:
     return date.isoformat() if date else None
 
 
-def _write(conn, client, target, dim: int, file_id, doc_ids: list[int], sel: _Selected, outside: bool,
-           report: PullReport) -> None:
-    """One transaction: these documents whole, with their vectors, offsets and corroboration.
-    Every value is checked before anything is written (`points`)."""
+def _batches(todo: list[int], sel: _Selected, batch: int) -> list[list[int]]:
+    """Whole documents in batches of about `batch` chunks."""
+    out: list[list[int]] = []
+    part: list[int] = []
+    size = 0
+    for d in todo:
+        part.append(d)
+        size += len(sel.docs[d][2])
+        if size >= batch or d == todo[-1]:
+            out.append(part)
+            part, size = [], 0
+    return out
+
+
+@dataclass
+class _Read:
+    """A batch of documents as the collection gave them, every value checked, nothing written."""
+
+    prepared: list[PreparedDocument] = field(default_factory=list)  # file_id 0: set on writing
+    vectors: dict[str, bytes] = field(default_factory=dict)
+    ordinals: list[tuple[int, dict[int, int]]] = field(default_factory=list)  # (document, {point: ordinal})
+    scores: list[tuple[float | None, int | None, int]] = field(default_factory=list)  # centrality, told day, point
+    clusters: set[int] = field(default_factory=set)
+
+
+def _read(client, target: Target, dim: int, sel: _Selected, doc_ids: list[int]) -> _Read:
+    """These documents' points, fetched by id with their vectors, every value checked (`points`)
+    before anything of them is written."""
     wanted = [u for d in doc_ids for u in sel.docs[d][2]]
     where = target.key()
     points: dict[int, list[Point]] = {}
@@ -342,9 +363,7 @@ def _write(conn, client, target, dim: int, file_id, doc_ids: list[int], sel: _Se
         for p in client.retrieve(target.collection, wanted[i:i + PAGE], with_payload=True, with_vectors=[DENSE]):
             pt = Point(where, p)
             points.setdefault(pt.whole("document_id"), []).append(pt)
-    prepared: list[PreparedDocument] = []
-    vectors: dict[str, bytes] = {}
-    extra: list[tuple[int, list[Point]]] = []  # (ordinal in the file row, points in chunk order)
+    out = _Read()
     for d in doc_ids:
         found = sorted(points.get(d, []), key=lambda p: p.id)
         if not found:
@@ -352,16 +371,18 @@ def _write(conn, client, target, dim: int, file_id, doc_ids: list[int], sel: _Se
         ordinal_of = _ordinals(found, where)
         chunks, hashes = [], []
         for p in found:
-            title = p.text("title", None) or ""
             parent = p.whole("parent_id", None)
             chunk = Chunk(ordinal_of[p.id], p.text("text"), p.whole("start_char"), p.whole("end_char"),
                           p.flag("searchable", True), None if parent is None else ordinal_of.get(parent))
-            h = text_hash(embed_text(title, chunk.text))
+            h = text_hash(embed_text(p.text("title", None) or "", chunk.text))
             if chunk.searchable:
                 dense = p.dense(dim)
                 if dense is None:
                     raise bad(where, f"point {p.id} is searchable but holds no vector")
-                vectors[h] = np.asarray(dense, dtype="<f4").tobytes()
+                out.vectors[h] = np.asarray(dense, dtype="<f4").tobytes()
+            out.scores.append((p.number("centrality"), p.day("told_day"), p.id))
+            if (cluster := p.whole("cluster_id", None)) is not None:
+                out.clusters.add(cluster)
             chunks.append(chunk)
             hashes.append(h)
         p0 = found[0]
@@ -372,26 +393,29 @@ def _write(conn, client, target, dim: int, file_id, doc_ids: list[int], sel: _Se
                        date_source=source if source in _DATE_SOURCES else ("metadata" if date else "unknown"),
                        source_id=p0.text("doc_id", None), meta=p0.mapping("meta"))
         content = p0.text("content_hash", None) or f"pulled:{d}"
-        prepared.append(PreparedDocument(file_id, d, doc, doc.source_id or "", content, chunks, hashes))
-        extra.append((d, found))
-    if not prepared:
+        out.prepared.append(PreparedDocument(0, d, doc, doc.source_id or "", content, chunks, hashes))
+        out.ordinals.append((d, ordinal_of))
+    return out
+
+
+def _write(conn, client, target, file_id: int, read: _Read, sel: _Selected, outside: bool,
+           report: PullReport) -> None:
+    """One transaction: a batch of documents whole, with their vectors, offsets and corroboration."""
+    if not read.prepared:
         return
-    scores = [(p.number("centrality"), p.day("told_day"), p.id) for _, found in extra for p in found]
-    keys = {c for _, found in extra for p in found if (c := p.whole("cluster_id", None)) is not None}
     with transaction(conn):
-        insert_documents(conn, prepared, vectors)
-        for d, found in extra:
+        insert_documents(conn, [replace(p, file_id=file_id) for p in read.prepared], read.vectors)
+        for d, ordinal_of in read.ordinals:
             ids = dict(conn.execute(
                 "SELECT c.ordinal, c.id FROM chunks c JOIN documents o ON o.id = c.document_id "
                 "WHERE o.file_id = ? AND o.ordinal = ?", (file_id, d)))
-            ordinal_of = _ordinals(found, where)
-            sel.local.update((p.id, ids[ordinal_of[p.id]]) for p in found)
+            sel.local.update((uid, ids[o]) for uid, o in ordinal_of.items())
         conn.executemany("UPDATE chunks SET centrality = ?, told_day = ? WHERE id = ?",
-                         [(c, t, sel.local[u]) for c, t, u in scores])
+                         [(c, t, sel.local[uid]) for c, t, uid in read.scores])
         conn.executemany("UPDATE chunks SET cluster_id = ? WHERE id = ?",
-                         _clusters(conn, client, target, sorted(keys), sel, outside))
-    report.documents += len(prepared)
-    report.chunks += sum(len(p.chunks) for p in prepared)
+                         _clusters(conn, client, target, sorted(read.clusters), sel, outside))
+    report.documents += len(read.prepared)
+    report.chunks += sum(len(p.chunks) for p in read.prepared)
 
 
 def _ordinals(found: list[Point], where: str) -> dict[int, int]:
