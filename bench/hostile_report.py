@@ -155,6 +155,36 @@ def _batch(content: bytes, command: str):
     return setup
 
 
+class Planted:
+    """A pickle that creates a file when it is loaded: what a point planted in a Qdrant
+    local-mode folder (which stores points as pickles) could do."""
+
+    def __init__(self, made: Path):
+        self.made = str(made)
+
+    def __reduce__(self):
+        return (open, (self.made, "w"))
+
+
+def plant_pickle(folder: Path, made: Path) -> None:
+    """Add a planted point to every collection of a local-mode folder, as anyone could."""
+    import pickle
+
+    for store in folder.glob("collection/*/storage.sqlite"):
+        conn = sqlite3.connect(store)
+        conn.execute("INSERT INTO points (id, point) VALUES (?, ?)",
+                     ("planted", pickle.dumps(Planted(made))))
+        conn.commit()
+        conn.close()
+
+
+def push_folder(db: Path, folder: Path, user: Path | None = None) -> None:
+    """Push an index to a local-mode folder (optionally as another user, with their own key)."""
+    env = {**os.environ, "TRAG_TUI_EMBEDDER": "hash", **({"TRAG_TUI_USER_DIR": str(user)} if user else {})}
+    subprocess.run([sys.executable, "-m", "trag_tui", "-d", str(db), "push", "--to", str(folder)],
+                   check=True, capture_output=True, env=env)
+
+
 CASES = [
     # bad files: the run survives and the survivor is indexed
     ("lone surrogate in JSONL", _bad_file("a.jsonl", b'{"date": "2020-01-01", "text": "x \\ud800 y"}\n'), "survive"),

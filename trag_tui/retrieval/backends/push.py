@@ -159,7 +159,6 @@ def push(index, target: Target, *, client=None, shard_by: str = "auto", sharded:
     embedder = get_meta(conn, "embedder")
     if embedder is None or not has_vectors(conn):
         raise QdrantError(f"{index.path} holds no vectors yet: index some documents first")
-    identity = index_identity(conn)
     own = client is None
     folder = target.path if own and target.local else None
     if folder is not None and replace:
@@ -170,8 +169,8 @@ def push(index, target: Target, *, client=None, shard_by: str = "auto", sharded:
     try:
         if folder is not None:
             seal.seal(folder, writing=True)
-        report = _push(index, conn, target, client, models, embedder, identity, replace, shard_by, sharded,
-                       batch, progress)
+        report = _push(index, conn, target, client, models, embedder, replace, shard_by, sharded, batch,
+                       progress)
     finally:
         if own:
             client.close()
@@ -192,18 +191,19 @@ def _clear_if_unverified(folder) -> None:
         seal.clear(folder)
 
 
-def _holds_this_index(meta: dict, identity: str, state: dict) -> bool:
+def _holds_this_index(conn, meta: dict, state: dict) -> bool:
     """Whether the collection holds this index: it says so, or (pushed before collections
-    recorded their index) this file's push state says it pushed there."""
+    recorded their index) this file's push state says it pushed there. Reads only, so a
+    refused push leaves the file as it was."""
     held = meta.get("index")
-    return held == identity or (held is None and bool(state))
+    return (held is not None and held == get_meta(conn, "index_id")) or (held is None and bool(state))
 
 
-def _push(index, conn, target, client, models, embedder, identity, replace, shard_by, sharded, batch,
+def _push(index, conn, target, client, models, embedder, replace, shard_by, sharded, batch,
           progress) -> PushReport:
     name = target.collection
-    tid = _target_id(conn, target.key())
-    state = dict(conn.execute("SELECT chunk_id, hash FROM push_state WHERE target_id = ?", (tid,)))
+    known = conn.execute("SELECT id FROM push_targets WHERE target = ?", (target.key(),)).fetchone()
+    state = dict(conn.execute("SELECT chunk_id, hash FROM push_state WHERE target_id = ?", known)) if known else {}
     meta: dict = {}
     stored_facets = None
     if replace and client.collection_exists(name):
@@ -215,15 +215,15 @@ def _push(index, conn, target, client, models, embedder, identity, replace, shar
         stored_facets = (metadata.get(FACETS_KEY) or {}).get("hash")
         if not meta:
             raise QdrantError(f"{target.key()}: the collection exists and was not made by trag-tui")
-        if not _holds_this_index(meta, identity, state):
+        if not _holds_this_index(conn, meta, state):
             raise QdrantError(f"{target.key()} holds another index (pushed from another file): push to "
                               "another collection, or add --replace to replace what it holds")
-        if meta.get("index") is None:  # pushed before collections recorded their index
-            meta["index"] = identity
-            client.update_collection(name, metadata={"trag_tui": meta})
         if meta.get("embedder") != embedder:
             raise QdrantError(f"{target.key()} holds vectors of {meta.get('embedder')!r}; this index's "
                               f"embedder is {embedder!r}: push to another collection")
+        if meta.get("index") is None:  # pushed before collections recorded their index
+            meta["index"] = index_identity(conn)
+            client.update_collection(name, metadata={"trag_tui": meta})
         if not target.local and "cluster_id" not in (info.payload_schema or {}):  # made before pulls
             quiet_payload_index(client, name, "cluster_id", models.PayloadSchemaType.INTEGER)
         if client.count(name, exact=True).count < len(state):  # emptied or replaced since: send all
@@ -233,7 +233,8 @@ def _push(index, conn, target, client, models, embedder, identity, replace, shar
         years = Counter(year_of(d) for (d,) in conn.execute(
             "SELECT day FROM chunks WHERE searchable = 1 AND day IS NOT NULL"))
         dim = conn.execute("SELECT length(embedding) / 4 FROM chunk_vectors LIMIT 1").fetchone()
-        meta = {"index": identity, "embedder": embedder, "dim": int(dim[0]) if dim else 0, "sharded": sharded,
+        meta = {"index": index_identity(conn), "embedder": embedder, "dim": int(dim[0]) if dim else 0,
+                "sharded": sharded,
                 "shard_by": choose_shard_by(years) if shard_by == "auto" else shard_by,
                 "averages": list(_averages(conn)), "periods": []}
         client.create_collection(
@@ -247,8 +248,10 @@ def _push(index, conn, target, client, models, embedder, identity, replace, shar
                             ("period", models.PayloadSchemaType.KEYWORD),
                             ("searchable", models.PayloadSchemaType.BOOL)):
             quiet_payload_index(client, name, key, schema)
-        with transaction(conn):
-            conn.execute("DELETE FROM push_state WHERE target_id = ?", (tid,))
+        if known:
+            with transaction(conn):
+                conn.execute("DELETE FROM push_state WHERE target_id = ?", known)
+    tid = _target_id(conn, target.key())  # accepted: from here the file records what is sent
     report = PushReport(target.key(), shard_by=meta["shard_by"], sharded=bool(meta.get("sharded")))
     sharded = report.sharded
     facets = _document_facets(index)
