@@ -27,7 +27,7 @@ MARKER = "trag-tui.seal"
 KEY_FILE = "qdrant-folders.key"
 LOCK = ".lock"  # the client's lock file: created and locked, never read as data
 # What the client keeps in a folder: a `--replace` may remove these, and nothing else.
-LAYOUT = {"meta.json", "meta.json.tmp", "collection", LOCK, MARKER}
+LAYOUT = {"meta.json", "meta.json.tmp", "collection", LOCK, MARKER, f"{MARKER}.tmp"}
 MAX_FILES = 10_000
 MAX_DEPTH = 8
 _FORMAT = 1
