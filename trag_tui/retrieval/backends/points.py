@@ -14,12 +14,18 @@ import re
 from typing import Any
 
 from ...errors import CollectionError
-from ...storage.store import UNKNOWN_DAY, to_day
+from ...storage.store import EPOCH, UNKNOWN_DAY
 
 MAX_ID = 2**63 - 1
-FIRST_DAY = to_day(dt.date.min)
-LAST_DAY = to_day(dt.date.max)
-_MISSING = object()
+FIRST_DAY = (dt.date.min - EPOCH).days  # the days a calendar date can have
+LAST_DAY = (dt.date.max - EPOCH).days
+
+
+class _Missing:
+    """No default: a missing value is refused."""
+
+
+_MISSING = _Missing()
 _PERIOD = re.compile(r"^(?:[0-9]{1,4}0s|[0-9]{1,4}|undated)$")  # what `period_of` names
 
 
@@ -75,24 +81,28 @@ class Point:
     def _wrong(self, key: str, value: Any, wanted: str) -> CollectionError:
         return bad(self.where, f"point {self.id} has {key} {_shown(value)}, not {wanted}")
 
-    def whole(self, key: str, default: Any = _MISSING, lo: int = 0, hi: int = MAX_ID) -> int | None:
-        """A whole number from lo to hi (None only if the default is None)."""
+    def whole(self, key: str, default: int | _Missing = _MISSING, lo: int = 0, hi: int = MAX_ID) -> int:
+        """A whole number from lo to hi (the default when missing or null; refused without one)."""
         value = self._value(key, default)
-        if value is None:
-            return None
         if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
             raise self._wrong(key, value, f"a whole number from {lo} to {hi}")
         return value
 
-    def text(self, key: str, default: Any = _MISSING) -> str | None:
+    def optional_whole(self, key: str, lo: int = 0, hi: int = MAX_ID) -> int | None:
+        """A whole number from lo to hi, or None when missing or null."""
+        return None if self.payload.get(key) is None else self.whole(key, lo=lo, hi=hi)
+
+    def text(self, key: str, default: str | _Missing = _MISSING) -> str:
+        """Text (the default when missing or null; refused without one)."""
         value = self._value(key, default)
-        if value is None:
-            return None
         if not isinstance(value, str):
             raise self._wrong(key, value, "text")
         return value
 
-    def flag(self, key: str, default: Any = _MISSING) -> bool:
+    def optional_text(self, key: str) -> str | None:
+        return None if self.payload.get(key) is None else self.text(key)
+
+    def flag(self, key: str, default: bool | _Missing = _MISSING) -> bool:
         value = self._value(key, default)
         if not isinstance(value, bool):
             raise self._wrong(key, value, "true or false")
@@ -122,7 +132,7 @@ class Point:
         value = self.payload.get(key)
         if value is None or value == UNKNOWN_DAY:
             return None
-        return self.whole(key, None, FIRST_DAY, LAST_DAY)
+        return self.whole(key, lo=FIRST_DAY, hi=LAST_DAY)
 
     def mapping(self, key: str) -> dict:
         value = self.payload.get(key) or {}

@@ -20,11 +20,12 @@ import datetime as dt
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
+from typing import cast
 
 import numpy as np
 
 from ...chunking import Chunk
-from ...documents import Document
+from ...documents import DateSource, Document
 from ...errors import PullError
 from ...facets import Stemmer, update_facets
 from ...periods import update_periods
@@ -266,12 +267,10 @@ def _select(client, collection: str, where, meta: dict, what: Slice, source: str
     for p in _scroll(client, collection, where, fields, **extra):
         pt = Point(source, p)
         uid, d = pt.id, pt.whole("document_id")
-        doc = found.docs.setdefault(d, (pt.text("doc_id", None) or "",
-                                        pt.text("content_hash", None) or f"pulled:{d}", []))
+        doc = found.docs.setdefault(d, (pt.text("doc_id", ""), pt.text("content_hash", "") or f"pulled:{d}", []))
         doc[2].append(uid)
-        ordinal = pt.whole("ordinal", None)
-        found.place[uid] = (d, -1 if ordinal is None else ordinal)
-        cluster = pt.whole("cluster_id", None)
+        found.place[uid] = (d, pt.whole("ordinal", -1, lo=-1))
+        cluster = pt.optional_whole("cluster_id")
         if cluster is not None:
             found.members.setdefault(cluster, []).append(uid)
     for doc in found.docs.values():
@@ -371,28 +370,28 @@ def _read(client, target: Target, dim: int, sel: _Selected, doc_ids: list[int]) 
         ordinal_of = _ordinals(found, where)
         chunks, hashes = [], []
         for p in found:
-            parent = p.whole("parent_id", None)
+            parent = p.optional_whole("parent_id")
             chunk = Chunk(ordinal_of[p.id], p.text("text"), p.whole("start_char"), p.whole("end_char"),
                           p.flag("searchable", True), None if parent is None else ordinal_of.get(parent))
-            h = text_hash(embed_text(p.text("title", None) or "", chunk.text))
+            h = text_hash(embed_text(p.text("title", ""), chunk.text))
             if chunk.searchable:
                 dense = p.dense(dim)
                 if dense is None:
                     raise bad(where, f"point {p.id} is searchable but holds no vector")
                 out.vectors[h] = np.asarray(dense, dtype="<f4").tobytes()
             out.scores.append((p.number("centrality"), p.day("told_day"), p.id))
-            if (cluster := p.whole("cluster_id", None)) is not None:
+            if (cluster := p.optional_whole("cluster_id")) is not None:
                 out.clusters.add(cluster)
             chunks.append(chunk)
             hashes.append(h)
         p0 = found[0]
         date = p0.date("date")
-        source = p0.text("date_source", None)
-        doc = Document(text="", title=p0.text("title", None) or "", speaker=p0.text("speaker", None) or "",
-                       date=date,
-                       date_source=source if source in _DATE_SOURCES else ("metadata" if date else "unknown"),
-                       source_id=p0.text("doc_id", None), meta=p0.mapping("meta"))
-        content = p0.text("content_hash", None) or f"pulled:{d}"
+        source = p0.optional_text("date_source")
+        doc = Document(text="", title=p0.text("title", ""), speaker=p0.text("speaker", ""), date=date,
+                       date_source=cast(DateSource, source if source in _DATE_SOURCES
+                                        else ("metadata" if date else "unknown")),
+                       source_id=p0.optional_text("doc_id"), meta=p0.mapping("meta"))
+        content = p0.text("content_hash", "") or f"pulled:{d}"
         out.prepared.append(PreparedDocument(0, d, doc, doc.source_id or "", content, chunks, hashes))
         out.ordinals.append((d, ordinal_of))
     return out
@@ -432,7 +431,7 @@ def _clusters(conn, client, target: Target, keys: list[int], sel: _Selected, out
     """(representative, chunk) for every chunk the file holds of these near-duplicate clusters:
     the collection's clusters cut to the file, each led by its member with the smallest
     collection id, whatever order the slices were pulled in."""
-    members = {k: {u: None for u in sel.members.get(k, [])} for k in keys}
+    members: dict[int, dict[int, dict | None]] = {k: {u: None for u in sel.members.get(k, [])} for k in keys}
     if outside and keys:  # members pulled in earlier runs: asked of the collection
         _, models = client_module()
         where = models.Filter(must=[models.FieldCondition(key="cluster_id", match=models.MatchAny(any=keys))])
@@ -440,8 +439,8 @@ def _clusters(conn, client, target: Target, keys: list[int], sel: _Selected, out
             pt = Point(target.key(), p)
             cluster = pt.whole("cluster_id")
             if cluster in members:
-                members[cluster].setdefault(pt.id, {"doc_id": pt.text("doc_id", None),
-                                                    "content_hash": pt.text("content_hash", None),
+                members[cluster].setdefault(pt.id, {"doc_id": pt.optional_text("doc_id"),
+                                                    "content_hash": pt.optional_text("content_hash"),
                                                     "ordinal": pt.whole("ordinal", -1, lo=-1)})
     out: list[tuple[int, int]] = []
     for found in members.values():

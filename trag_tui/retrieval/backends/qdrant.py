@@ -329,15 +329,15 @@ class QdrantBackend:
             out[uid] = ChunkInfo(
                 uid, p.whole("document_id"), p.text("doc_id"), None if date is None else date.isoformat(),
                 p.day("day"), p.text("title", ""), p.text("speaker", ""), p.text("text", ""),
-                p.whole("parent_id", None), p.whole("start_char", 0), p.whole("end_char", 0),
-                p.number("centrality") or 0.0, p.whole("cluster_id", None), p.day("told_day"))
+                p.optional_whole("parent_id"), p.whole("start_char", 0), p.whole("end_char", 0),
+                p.number("centrality") or 0.0, p.optional_whole("cluster_id"), p.day("told_day"))
         return out
 
     def passage(self, chunk_id: int) -> str:
         own = self._records([chunk_id]).get(chunk_id)
         if own is None:
             return ""
-        parent = own.whole("parent_id", None)
+        parent = own.optional_whole("parent_id")
         if parent is not None:
             found = self._records([parent]).get(parent)
             if found is not None:
