@@ -555,6 +555,12 @@ def test_a_planted_pickle_in_a_local_folder_never_runs(index, tmp_path):
         _one_line_refusal(run("-d", index, "--backend", folder, "search", "bank rate"), why, "pickles")
         _one_line_refusal(run("-d", index, "push", "--to", folder), why)
     assert not made.exists()
+    # --replace removes what cannot be checked, unread, and writes the folder again
+    r = run("-d", index, "push", "--to", altered, "--replace")
+    assert r.exit_code == 0 and " 24 chunks sent" in r.output, r.output
+    assert not made.exists()
+    r = run("-d", tmp_path / "replaced.db", "pull", "--from", altered)
+    assert r.exit_code == 0 and "6 documents" in r.output, r.output
     # a folder this program wrote still pulls and searches, and a pull or search changes nothing in it
     before = {p: digest(p) for p in ours.rglob("*") if p.is_file() and p.name != ".lock"}
     r = run("-d", tmp_path / "mine.db", "pull", "--from", ours)
