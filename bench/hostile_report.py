@@ -5,8 +5,9 @@
 Each case builds its files in a temporary folder, runs `trag-tui` (hash embedder) and is
 classed by what the user would see: refused clearly (exit code 1 or 2, one `Error:` line, no
 traceback) or survived (exit 0, every good file indexed). Counted apart: tracebacks, hangs
-(the timeout expired) and data lost (documents gone from an index, a good file not indexed,
-or an index file that a refusal changed). The last three must be 0.
+(the timeout expired), data lost (documents gone from an index, a good file not indexed,
+or an index file that a refusal changed) and planted code run (a file a planted payload
+would make, or one a refusal should not leave, exists afterwards). The last four must be 0.
 """
 from __future__ import annotations
 
@@ -316,6 +317,81 @@ def _damaged_schema_copy(work: Path, db: Path):
         "says": str(work / "x.db"), "never": [str(db), "trag.db"]}
 
 
+class Planted:
+    """A pickle that creates a file when it is loaded: what a point planted in a Qdrant
+    local-mode folder (which stores points as pickles) could do."""
+
+    def __init__(self, made: Path):
+        self.made = str(made)
+
+    def __reduce__(self):
+        return (open, (self.made, "w"))
+
+
+def plant_pickle(folder: Path, made: Path) -> None:
+    """Add a planted point to every collection of a local-mode folder, as anyone could."""
+    import pickle
+
+    for store in folder.glob("collection/*/storage.sqlite"):
+        conn = sqlite3.connect(store)
+        conn.execute("INSERT INTO points (id, point) VALUES (?, ?)",
+                     ("planted", pickle.dumps(Planted(made))))
+        conn.commit()
+        conn.close()
+
+
+def push_folder(db: Path, folder: Path, user: Path | None = None) -> None:
+    """Push an index to a local-mode folder (optionally as another user, with their own key)."""
+    env = {**os.environ, "TRAG_TUI_EMBEDDER": "hash", **({"TRAG_TUI_USER_DIR": str(user)} if user else {})}
+    subprocess.run([sys.executable, "-m", "trag_tui", "-d", str(db), "push", "--to", str(folder)],
+                   check=True, capture_output=True, env=env)
+
+
+def spoil_collection(folder: Path, user: Path, **payload) -> None:
+    """Give every point of a folder's collection values push never writes, through the client
+    (as another program writing to a server could), and seal the folder as its user's."""
+    os.environ["TRAG_TUI_USER_DIR"], before = str(user), os.environ.get("TRAG_TUI_USER_DIR")
+    try:
+        from trag_tui.retrieval.backends import seal
+        from trag_tui.retrieval.backends.qdrant import parse_target
+
+        client = parse_target(str(folder)).connect(create=False)
+        try:
+            every = [p.id for p in client.scroll("trag", limit=100_000)[0]]
+            client.set_payload("trag", payload=payload, points=every)
+        finally:
+            client.close()
+        seal.seal(folder)
+    finally:
+        os.environ.pop("TRAG_TUI_USER_DIR") if before is None else os.environ.update(TRAG_TUI_USER_DIR=before)
+
+
+def _qdrant_folder(how: str, command: str, **payload):
+    """A local Qdrant folder pushed from the shared index: by this user ("ours"), by someone
+    else ("theirs"), altered after the push ("altered"), or with hostile payload values
+    ("spoiled"); read with `pull --from` into a new file, `--backend`, or pushed to by
+    another index ("second index")."""
+    def setup(work: Path, db: Path):
+        me, folder, made, new = work / "me", work / "q", work / "made-by-a-pickle", work / "pulled.db"
+        source = db
+        if how == "second index":  # the collection holds another index first
+            source = work / "other.db"
+            subprocess.run([sys.executable, "-m", "trag_tui", "-d", str(source), "index",
+                            str(docs(work / "other-docs", 3))], check=True, capture_output=True,
+                           env={**os.environ, "TRAG_TUI_EMBEDDER": "hash"})
+        push_folder(source, folder, user=work / "someone" if how == "theirs" else me)
+        if how in ("theirs", "altered"):
+            plant_pickle(folder, made)
+        if how == "spoiled":
+            spoil_collection(folder, me, **payload)
+        argv = {"pull": ["pull", "-d", str(new), "--from", str(folder)],
+                "backend": ["--backend", str(folder), "search", "bank rate"],
+                "push": ["push", "--to", str(folder)]}[command]
+        never = [made] + ([new] if how != "ours" else [])
+        return argv, {"env": {"TRAG_TUI_USER_DIR": str(me)}, "never_made": never}
+    return setup
+
+
 CASES = [
     # bad files: the run survives and the survivor is indexed
     ("lone surrogate in JSONL", _bad_file("a.jsonl", b'{"date": "2020-01-01", "text": "x \\ud800 y"}\n'), "survive"),
@@ -375,6 +451,26 @@ CASES = [
     ("doctor on a FIFO", _doctor(_fifo_file, "not a regular file"), "refuse"),
     ("planted -lock FIFO (index)", _planted_lock_fifo, "refuse"),
     ("doctor --clean-copy of a damaged file names it", _damaged_schema_copy, "refuse"),
+    # Qdrant collections and local-mode folders
+    ("a folder this user pushed (pull --from)", _qdrant_folder("ours", "pull"), "survive"),
+    ("a folder this user pushed (--backend)", _qdrant_folder("ours", "backend"), "survive"),
+    ("planted pickle, another user's folder (pull --from)", _qdrant_folder("theirs", "pull"), "refuse"),
+    ("planted pickle, another user's folder (--backend)", _qdrant_folder("theirs", "backend"), "refuse"),
+    ("planted pickle, folder altered after the push (pull --from)", _qdrant_folder("altered", "pull"), "refuse"),
+    ("planted pickle, folder altered after the push (--backend)", _qdrant_folder("altered", "backend"), "refuse"),
+    ("planted pickle, folder altered after the push (push)", _qdrant_folder("altered", "push"), "refuse"),
+    ("a second index pushed to the same collection", _qdrant_folder("second index", "push"), "refuse"),
+    ("pulled point with a text document id", _qdrant_folder("spoiled", "pull", document_id="12"), "refuse"),
+    ("pulled point with an impossible date", _qdrant_folder("spoiled", "pull", date="2023-02-30"), "refuse"),
+    ("pulled point with a text offset", _qdrant_folder("spoiled", "pull", start_char="0"), "refuse"),
+    ("pulled point with a null text", _qdrant_folder("spoiled", "pull", text=None), "refuse"),
+    ("searched point with a text parent (--backend)",
+     _qdrant_folder("spoiled", "backend", document_id="x", parent_id="p"), "refuse"),
+    ("qdrant:// URL with an open bracket (pull)", _simple(["pull", "--from", "qdrant://[::1/debates"]), "refuse"),
+    ("qdrant:// URL with a space in the host (--backend)",
+     _simple(["--backend", "qdrant://ho st/debates", "search", "bank rate"]), "refuse"),
+    ("qdrant:// URL naming the collection '..' (push)", _simple(["push", "--to", "qdrant://localhost/.."]), "refuse"),
+    ("qdrant:// URL with port 0 (pull)", _simple(["pull", "--from", "qdrant://localhost:0/debates"]), "refuse"),
 ]
 
 
@@ -389,11 +485,12 @@ def documents(db: Path) -> set[str]:
         return set()
 
 
-def trag(argv: list[str], timeout: float, fsize: int | None = None) -> tuple[int | None, str, str]:
+def trag(argv: list[str], timeout: float, fsize: int | None = None,
+         env_extra: dict | None = None) -> tuple[int | None, str, str]:
     def limit():
         if fsize:
             resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
-    env = {**os.environ, "TRAG_TUI_EMBEDDER": "hash", "TRAG_TUI_WRITE_BATCH_CHUNKS": "32"}
+    env = {**os.environ, "TRAG_TUI_EMBEDDER": "hash", "TRAG_TUI_WRITE_BATCH_CHUNKS": "32", **(env_extra or {})}
     try:
         p = subprocess.run([sys.executable, "-m", "trag_tui", *argv], capture_output=True,
                            timeout=timeout, env=env, preexec_fn=limit)
@@ -445,7 +542,7 @@ def run_case(name, setup, expected, template: Path, timeout: float) -> dict:
             argv, extra = out if isinstance(out, tuple) else (out, {})
         argv = [a.replace("{docs}", str(work / "docs")) for a in argv]
         digest = hashlib.sha256(db.read_bytes()).hexdigest()
-        code, stdout, stderr = trag(["-d", str(db), *argv], timeout, extra.get("fsize"))
+        code, stdout, stderr = trag(["-d", str(db), *argv], timeout, extra.get("fsize"), extra.get("env"))
         if holder is not None:
             holder.wait(timeout=600)
         if extra.get("release"):  # a lock or a read-only folder the case held for the run
@@ -472,6 +569,8 @@ def run_case(name, setup, expected, template: Path, timeout: float) -> dict:
         if expected == "survive" and argv[0] == "index":
             lost = lost or "Survivor" not in _titles(db)
         result["data_lost"] = lost
+        # files a case must never leave: what a planted payload would make, a file a refusal made
+        result["planted_ran"] = any(Path(p).exists() for p in extra.get("never_made", []))
         result["refused_clearly"] = expected == "refuse" and clear and told
         result["survived"] = expected == "survive" and code == 0 and not result["traceback"] and told
         return result
@@ -515,6 +614,7 @@ def main() -> None:
         "tracebacks": sum(r["traceback"] for r in results),
         "hangs": sum(r["hang"] for r in results),
         "data_lost": sum(r["data_lost"] for r in results),
+        "planted_ran": sum(r.get("planted_ran", False) for r in results),
         "cases": results,
     }
     print(json.dumps(report, indent=2, ensure_ascii=True))

@@ -698,3 +698,168 @@ def test_doctor_names_the_damaged_file_it_copies(index, tmp_path, monkeypatch):
     assert r.exit_code == 1 and f"Error: cannot open {index} for a clean copy" in r.output, r.output
     assert "other.db" not in r.output and "trag.db" not in r.output
     assert not clean.exists()
+# --- round two: Qdrant folders ----------------------------------------------------------------
+
+
+def _one_line_refusal(result, *words: str) -> None:
+    assert result.exit_code == 1, result.output
+    assert result.output.startswith("Error: ") and result.output.count("\n") == 1, result.output
+    for word in words:
+        assert word in result.output, result.output
+
+
+def _pushed(db: Path, folder: Path) -> Path:
+    r = run("-d", db, "push", "--to", folder)
+    assert r.exit_code == 0, r.output
+    return folder
+
+
+def test_a_planted_pickle_in_a_local_folder_never_runs(index, tmp_path):
+    pytest.importorskip("qdrant_client")
+    import shutil
+
+    from trag_tui.settings import user_dir
+
+    ours = _pushed(index, tmp_path / "ours")
+    key = user_dir() / "qdrant-folders.key"
+    assert stat.S_IMODE(key.stat().st_mode) == 0o600  # made on the first push, for its owner only
+    theirs = tmp_path / "theirs"
+    HOSTILE.push_folder(index, theirs, user=tmp_path / "someone")  # sealed with someone else's key
+    altered = tmp_path / "altered"
+    shutil.copytree(ours, altered)
+    unsealed = tmp_path / "unsealed"
+    shutil.copytree(ours, unsealed)
+    (unsealed / "trag-tui.seal").unlink()
+    made = tmp_path / "made-by-the-pickle"
+    for folder in (theirs, altered, unsealed):
+        HOSTILE.plant_pickle(folder, made)
+    for folder, why in ((theirs, "not this user's"), (altered, "changed after"), (unsealed, "no seal")):
+        new = tmp_path / f"pulled-{folder.name}.db"
+        _one_line_refusal(run("-d", new, "pull", "--from", folder), why, "pickles", "Qdrant server")
+        assert not new.exists()
+        _one_line_refusal(run("-d", index, "--backend", folder, "search", "bank rate"), why, "pickles")
+        _one_line_refusal(run("-d", index, "push", "--to", folder), why)
+    assert not made.exists()
+    # --replace removes what cannot be checked, unread, and writes the folder again
+    r = run("-d", index, "push", "--to", altered, "--replace")
+    assert r.exit_code == 0 and " 24 chunks sent" in r.output, r.output
+    assert not made.exists()
+    r = run("-d", tmp_path / "replaced.db", "pull", "--from", altered)
+    assert r.exit_code == 0 and "6 documents" in r.output, r.output
+    # a folder this program wrote still pulls and searches, and a pull or search changes nothing in it
+    before = {p: digest(p) for p in ours.rglob("*") if p.is_file() and p.name != ".lock"}
+    r = run("-d", tmp_path / "mine.db", "pull", "--from", ours)
+    assert r.exit_code == 0 and "6 documents" in r.output, r.output
+    r = run("-d", index, "--backend", ours, "search", "bank rate", "--json")
+    assert r.exit_code == 0 and json.loads(r.output)["hits"], r.output
+    assert {p: digest(p) for p in ours.rglob("*") if p.is_file() and p.name != ".lock"} == before
+    # a link or a pipe in a folder is refused before anything opens it
+    os.mkfifo(ours / "collection" / "trag" / "storage.sqlite-journal")
+    _one_line_refusal(run("-d", index, "--backend", ours, "search", "bank rate"), "not a regular file")
+
+
+def test_a_second_index_pushed_to_a_collection_is_refused_unless_replaced(index, tmp_path):
+    pytest.importorskip("qdrant_client")
+    folder = _pushed(index, tmp_path / "q")
+    other = tmp_path / "other.db"
+    r = run("-d", other, "index", _docs(tmp_path / "other-docs", n=3))
+    assert r.exit_code == 0, r.output
+    before = digest(other)
+    _one_line_refusal(run("-d", other, "push", "--to", folder), "holds another index", "--replace")
+    assert digest(other) == before  # a refused push writes nothing into the file
+    # the collection still holds the first index only
+    r = run("-d", tmp_path / "a.db", "pull", "--from", folder)
+    assert r.exit_code == 0 and "6 documents" in r.output, r.output
+    # the same index again is an update
+    r = run("-d", index, "push", "--to", folder)
+    assert r.exit_code == 0 and " 0 chunks sent" in r.output, r.output
+    r = run("-d", other, "push", "--to", folder, "--replace")
+    assert r.exit_code == 0, r.output
+    r = run("-d", tmp_path / "b.db", "pull", "--from", folder)
+    assert r.exit_code == 0 and "3 documents" in r.output, r.output
+    _one_line_refusal(run("-d", index, "push", "--to", folder), "holds another index")
+
+
+def _bad_collection(db: Path, folder: Path, change) -> None:
+    """A folder this program wrote, then changed through the client as another program
+    writing to a server could (every value of a collection is outside input), and sealed."""
+    from trag_tui.retrieval.backends import seal
+    from trag_tui.retrieval.backends.qdrant import parse_target
+
+    _pushed(db, folder)
+    target = parse_target(str(folder))
+    client = target.connect(create=False)
+    try:
+        change(client, "trag", client.scroll("trag", limit=1, with_payload=True, with_vectors=True)[0][0])
+    finally:
+        client.close()
+    seal.seal(folder)
+
+
+def _set(**values):
+    return lambda c, name, p: c.set_payload(name, payload=values, points=[p.id])
+
+
+def _drop(key):
+    return lambda c, name, p: c.delete_payload(name, keys=[key], points=[p.id])
+
+
+def _text_id(c, name, p):
+    from qdrant_client import models
+
+    c.upsert(name, points=[models.PointStruct(id="7f1c2d4e-0000-4000-8000-000000000000", vector=p.vector,
+                                              payload=p.payload)])
+
+
+def _metadata(**values):
+    def change(c, name, p):
+        meta = c.get_collection(name).config.metadata["trag_tui"]
+        c.update_collection(name, metadata={"trag_tui": {**meta, **values}})
+    return change
+
+
+HOSTILE_PAYLOADS = {
+    "missing document id": _drop("document_id"),
+    "missing text": _drop("text"),
+    "text point id": _text_id,
+    "text document id": _set(document_id="12"),
+    "impossible date": _set(date="2023-02-30"),
+    "date in words": _set(date="yesterday"),
+    "date as a number": _set(date=20230101),
+    "told day past the calendar": _set(told_day=10**12),
+    "offset as text": _set(start_char="0"),
+    "searchable as text": _set(searchable="yes"),
+    "text as a number": _set(text=5),
+    "meta as text": _set(meta="x"),
+    "centrality as text": _set(centrality="high"),
+    "ordinal as a fraction": _set(ordinal=1.5),
+    "cluster as text": _set(cluster_id="c"),
+    "parent as text": _set(parent_id="p"),
+    "periods of junk": _metadata(periods=["19x0s"]),
+    "an embedder no file records": _metadata(embedder="hash-7", dim=8),
+}
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE_PAYLOADS))
+def test_hostile_pull_payloads_are_refused_blaming_the_collection(index, tmp_path, case):
+    pytest.importorskip("qdrant_client")
+    folder = tmp_path / "q"
+    _bad_collection(index, folder, HOSTILE_PAYLOADS[case])
+    new = tmp_path / "new.db"
+    r = run("-d", new, "pull", "--from", folder)
+    _one_line_refusal(r, str(folder), "collection")
+    assert "damaged" not in r.output and "doctor" not in r.output  # not blamed on the index file
+    assert not new.exists()  # a refused pull leaves no file it made
+
+
+@pytest.mark.parametrize("url", ["qdrant://[::1/debates", "qdrant://[zz]/debates", "qdrant://ho st/debates",
+                                 "qdrant://h%00/debates", "qdrant://localhost/..", "qdrant://localhost:0/d",
+                                 "qdrant://u:secret@localhost/d", "qdrant://localhost/d?x=1",
+                                 "qdrant://localhost/a b"])
+def test_unparsable_qdrant_urls_are_one_line(index, tmp_path, url):
+    pytest.importorskip("qdrant_client")
+    for args in (["-d", tmp_path / "new.db", "pull", "--from", url],
+                 ["-d", index, "--backend", url, "search", "bank rate"],
+                 ["-d", index, "push", "--to", url]):
+        _one_line_refusal(run(*args), url[:12])
+    assert not (tmp_path / "new.db").exists()

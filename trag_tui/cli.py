@@ -513,9 +513,11 @@ def _chunk_bar(show: bool):
 @click.option("--shard-by", type=click.Choice(["auto", "decade", "year"]), default="auto", show_default=True,
               help="Time partition of a new collection (a custom shard key per period on a server).")
 @click.option("--batch", type=click.IntRange(min=1), default=256, show_default=True, help="Chunks per request.")
+@click.option("--replace", is_flag=True,
+              help="Replace what the collection holds (another index's points, a folder that cannot be checked).")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_context
-def push(ctx, to, shard_by, batch, as_json):
+def push(ctx, to, shard_by, batch, replace, as_json):
     """Copy the index to a Qdrant collection: vectors as stored, only what changed since the last push."""
     from .retrieval.backends.push import push as push_index
     from .retrieval.backends.qdrant import parse_target
@@ -528,7 +530,7 @@ def push(ctx, to, shard_by, batch, as_json):
     progress = _chunk_bar(show)
 
     try:
-        report = push_index(idx, target, shard_by=shard_by, batch=batch, progress=progress)
+        report = push_index(idx, target, shard_by=shard_by, batch=batch, progress=progress, replace=replace)
     except KeyboardInterrupt:
         raise click.ClickException("interrupted: what the target acknowledged is recorded; push again to resume")
     finally:
@@ -580,8 +582,9 @@ def pull(ctx, source, period, since, until, facets, batch, as_json):
         idx = open_index(path, settings, create=True)
         try:
             report = pull_slice(idx, target, what, client=client, batch=batch, progress=progress)
-        except BaseException as exc:  # stopped before writing into a file made for it: leave no empty file
-            discard = made and not idx.conn.execute("SELECT 1 FROM documents LIMIT 1").fetchone()
+        except BaseException as exc:  # a refusal, or a stop before any write, leaves no file it made
+            discard = made and (isinstance(exc, TragError)
+                                or not idx.conn.execute("SELECT 1 FROM documents LIMIT 1").fetchone())
             if isinstance(exc, KeyboardInterrupt):
                 raise click.ClickException("interrupted: the documents written are kept; pull again to finish")
             raise

@@ -53,3 +53,8 @@ class QdrantError(TragError):
 
 class PullError(QdrantError):
     """A slice that cannot be pulled as asked, in one line for the user."""
+
+
+class CollectionError(QdrantError):
+    """A value in a Qdrant collection that trag-tui push never writes: the collection's fault,
+    not the index file's."""

@@ -63,14 +63,28 @@ STARMER = [
 
 
 @pytest.fixture(scope="module")
-def pushed(tmp_path_factory, sample_hash_db):
+def module_user_dir(tmp_path_factory):
+    return tmp_path_factory.mktemp("user")
+
+
+@pytest.fixture(autouse=True)
+def _user_dir(module_user_dir, monkeypatch):
+    """One user folder for the module: the folder `pushed` seals once (with the user's key)
+    is opened by every test."""
+    monkeypatch.setenv("TRAG_TUI_USER_DIR", str(module_user_dir))
+
+
+@pytest.fixture(scope="module")
+def pushed(tmp_path_factory, sample_hash_db, module_user_dir):
     """The sample corpus indexed (hash embedder) and pushed to a local folder, once."""
     root = tmp_path_factory.mktemp("pushed")
     db = root / "sample.db"
     shutil.copy(sample_hash_db, db)
-    idx = open_index(db, Settings(db=db, embedder="hash"))
-    push(idx, parse_target(str(root / "q")))
-    idx.close()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("TRAG_TUI_USER_DIR", str(module_user_dir))
+        idx = open_index(db, Settings(db=db, embedder="hash"))
+        push(idx, parse_target(str(root / "q")))
+        idx.close()
     return db, str(root / "q")
 
 

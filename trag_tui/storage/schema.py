@@ -132,16 +132,20 @@ def meta_problems(conn: sqlite3.Connection) -> tuple[list[str], int | None]:
     if not _DIM.match(dim_text) or not 1 <= int(dim_text) <= MAX_DIM:
         return [f"meta embedding_dim {dim_text[:40]!r} is not a whole number from 1 to {MAX_DIM}"], None
     dim = int(dim_text)
-    hashed = _HASH.match(name)
-    if name == BUNDLED_NAME:
-        ok = dim == BUNDLED_DIM
-    elif hashed:
-        ok = int(hashed[1]) == dim
-    else:
-        ok = bool(_FOLDER_MODEL.match(name))
-    if not ok:
+    if not recordable(name, dim):
         return [f"meta embedder {name[:60]!r} with dimension {dim} is not one trag-tui records"], None
     return [], dim
+
+
+def recordable(name: str, dim: int) -> bool:
+    """Whether an embedder name and dimension are ones trag-tui records in a file (a value
+    from elsewhere, such as a collection's, is checked by the same rule before it is written)."""
+    hashed = _HASH.match(name)
+    if name == BUNDLED_NAME:
+        return dim == BUNDLED_DIM
+    if hashed:
+        return int(hashed[1]) == dim
+    return bool(_FOLDER_MODEL.match(name))
 
 
 def problems(conn: sqlite3.Connection, *, first_only: bool = False,

@@ -19,17 +19,19 @@ from __future__ import annotations
 import datetime as dt
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
+from typing import cast
 
 import numpy as np
 
 from ...chunking import Chunk
-from ...documents import Document
+from ...documents import DateSource, Document
 from ...errors import PullError
 from ...facets import Stemmer, update_facets
 from ...periods import update_periods
 from ...storage.db import get_meta, sqlite3, transaction, writer_lock
 from ...storage.file import check_sound
+from ...storage.schema import MAX_DIM, recordable
 from ...storage.store import (
     PreparedDocument,
     delete_documents,
@@ -41,6 +43,7 @@ from ...storage.store import (
     to_day,
 )
 from ..candidates import DayRange
+from .points import MAX_ID, Point, bad, checked_meta
 from .qdrant import DENSE, FACETS_KEY, Target, client_module, periods_in
 
 BATCH = 1000  # chunks per written batch (whole documents, so a batch may hold more)
@@ -133,20 +136,43 @@ def pull(index, target: Target, what: Slice, *, client=None, batch: int = BATCH,
 
 
 def _collection(client, target: Target) -> tuple[dict, dict | None]:
-    """The collection's trag-tui metadata and its facet table (None when pushed without one)."""
+    """The collection's trag-tui metadata and its facet table (None when pushed without one),
+    each value checked: they come from outside."""
     if not client.collection_exists(target.collection):
         raise PullError(f"{target.key()}: no such collection; `trag-tui push --to` it first")
     metadata = client.get_collection(target.collection).config.metadata or {}
     meta = metadata.get("trag_tui") or {}
     if not meta:
         raise PullError(f"{target.key()}: this collection was not pushed by trag-tui")
-    return meta, metadata.get(FACETS_KEY)
+    return checked_meta(meta, target.key()), _facet_table(metadata.get(FACETS_KEY), target.key())
+
+
+def _facet_table(table, where: str) -> dict | None:
+    """The facet table, its rows [id, name, kind] and [alias, id] with their types checked."""
+    if table is None:
+        return None
+    names, aliases = (table.get("names", []), table.get("aliases", [])) if isinstance(table, dict) else (0, 0)
+
+    def whole(x) -> bool:
+        return isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= MAX_ID
+
+    if (not isinstance(names, list) or not isinstance(aliases, list)
+            or not all(isinstance(r, list) and len(r) == 3 and whole(r[0]) and isinstance(r[1], str)
+                       and isinstance(r[2], str) for r in names)
+            or not all(isinstance(r, list) and len(r) == 2 and isinstance(r[0], str) and whole(r[1])
+                       for r in aliases)):
+        raise bad(where, f"its facet table ({FACETS_KEY}) is not the one push records")
+    return table
 
 
 def _check_embedder(conn: sqlite3.Connection, path, target: Target, meta: dict) -> tuple[str, int]:
-    name, dim = meta.get("embedder"), int(meta.get("dim") or 0)
-    if not name or dim <= 0:
+    name, dim = meta.get("embedder"), meta.get("dim")
+    if not name or not dim:
         raise PullError(f"{target.key()}: the collection records no embedder")
+    if (not isinstance(name, str) or isinstance(dim, bool) or not isinstance(dim, int)
+            or not 1 <= dim <= MAX_DIM or not recordable(name, dim)):
+        raise bad(target.key(), f"it records the embedder {str(name)[:60]!r} with dimension {str(dim)[:20]}, "
+                                "not one trag-tui records")
     have = get_meta(conn, "embedder")
     have_dim = int(get_meta(conn, "embedding_dim") or 0)
     if have is not None and (have != name or have_dim != dim):
@@ -228,7 +254,7 @@ class _Selected:
     local: dict[int, int] = field(default_factory=dict)  # point: the file's chunk id, once known
 
 
-def _select(client, collection: str, where, meta: dict, what: Slice) -> _Selected:
+def _select(client, collection: str, where, meta: dict, what: Slice, source: str) -> _Selected:
     found = _Selected()
     extra: dict = {}
     if meta.get("sharded") and what.dated:  # a period asks only the shards of its decades or years
@@ -239,13 +265,14 @@ def _select(client, collection: str, where, meta: dict, what: Slice) -> _Selecte
             extra["shard_key_selector"] = periods
     fields = ["document_id", "doc_id", "content_hash", "ordinal", "cluster_id"]
     for p in _scroll(client, collection, where, fields, **extra):
-        pay, uid = p.payload or {}, int(p.id)
-        d = int(pay["document_id"])
-        doc = found.docs.setdefault(d, (pay.get("doc_id") or "", pay.get("content_hash") or f"pulled:{d}", []))
+        pt = Point(source, p)
+        uid, d = pt.id, pt.whole("document_id")
+        doc = found.docs.setdefault(d, (pt.text("doc_id", ""), pt.text("content_hash", "") or f"pulled:{d}", []))
         doc[2].append(uid)
-        found.place[uid] = (d, int(pay.get("ordinal", -1)))
-        if pay.get("cluster_id") is not None:
-            found.members.setdefault(int(pay["cluster_id"]), []).append(uid)
+        found.place[uid] = (d, pt.whole("ordinal", -1, lo=-1))
+        cluster = pt.optional_whole("cluster_id")
+        if cluster is not None:
+            found.members.setdefault(cluster, []).append(uid)
     for doc in found.docs.values():
         doc[2].sort()
     return found
@@ -257,15 +284,17 @@ def _pull(index, target, what, client, models, batch, progress) -> PullReport:
     name, dim = _check_embedder(conn, index.path, target, meta)
     where = _filter(models, what, table, target.key())
     report = PullReport(target.key(), facets=list(what.facets), start=_iso(what.lo), end=_iso(what.hi))
-    sel = _select(client, target.collection, where, meta, what)  # ids and keys only: no text, no vectors
+    sel = _select(client, target.collection, where, meta, what, target.key())  # ids and keys: no text, no vectors
     report.selected = len(sel.docs)
     check_sound(conn, index.path)  # before the first write
-    ensure_embedder(conn, name, dim)
-    file_id = _source_row(conn, "pull:" + target.key())
     have = set(conn.execute("SELECT source_id, content_hash FROM documents"))
     wanted = {(s, h) for s, h, _ in sel.docs.values()}
     ids = {s for s, _ in wanted}
     todo = sorted(d for d, (s, h, _) in sel.docs.items() if (s, h) not in have)
+    batches = _batches(todo, sel, batch)
+    first = _read(client, target, dim, sel, batches[0]) if batches else None  # checked before any write
+    ensure_embedder(conn, name, dim)
+    file_id = _source_row(conn, "pull:" + target.key())
     # A document this collection gave before and has changed since (or whose row it now uses
     # for another document, after the pushed file was rebuilt) is replaced.
     places = set(todo)
@@ -280,16 +309,11 @@ def _pull(index, target, what, client, models, batch, progress) -> PullReport:
         with transaction(conn):
             delete_documents(conn, stale)
         report.replaced = len(stale)
-    part: list[int] = []
-    size = 0
-    for d in todo:
-        part.append(d)
-        size += len(sel.docs[d][2])
-        if size >= batch or d == todo[-1]:
-            _write(conn, client, target, file_id, part, sel, outside, report)
-            if progress is not None:
-                progress(report.chunks, total)
-            part, size = [], 0
+    for n, part in enumerate(batches):
+        read = first if n == 0 and first is not None else _read(client, target, dim, sel, part)
+        _write(conn, client, target, file_id, read, sel, outside, report)
+        if progress is not None:
+            progress(report.chunks, total)
     with transaction(conn):
         conn.execute("UPDATE files SET documents = (SELECT count(*) FROM documents WHERE file_id = ?) "
                      "WHERE id = ?", (file_id, file_id))
@@ -303,62 +327,103 @@ def _iso(day: int | None) -> str | None:
     return date.isoformat() if date else None
 
 
-def _write(conn, client, target, file_id, doc_ids: list[int], sel: _Selected, outside: bool,
-           report: PullReport) -> None:
-    """One transaction: these documents whole, with their vectors, offsets and corroboration."""
+def _batches(todo: list[int], sel: _Selected, batch: int) -> list[list[int]]:
+    """Whole documents in batches of about `batch` chunks."""
+    out: list[list[int]] = []
+    part: list[int] = []
+    size = 0
+    for d in todo:
+        part.append(d)
+        size += len(sel.docs[d][2])
+        if size >= batch or d == todo[-1]:
+            out.append(part)
+            part, size = [], 0
+    return out
+
+
+@dataclass
+class _Read:
+    """A batch of documents as the collection gave them, every value checked, nothing written."""
+
+    prepared: list[PreparedDocument] = field(default_factory=list)  # file_id 0: set on writing
+    vectors: dict[str, bytes] = field(default_factory=dict)
+    ordinals: list[tuple[int, dict[int, int]]] = field(default_factory=list)  # (document, {point: ordinal})
+    scores: list[tuple[float | None, int | None, int]] = field(default_factory=list)  # centrality, told day, point
+    clusters: set[int] = field(default_factory=set)
+
+
+def _read(client, target: Target, dim: int, sel: _Selected, doc_ids: list[int]) -> _Read:
+    """These documents' points, fetched by id with their vectors, every value checked (`points`)
+    before anything of them is written."""
     wanted = [u for d in doc_ids for u in sel.docs[d][2]]
-    points: dict[int, list] = {}
+    where = target.key()
+    points: dict[int, list[Point]] = {}
     for i in range(0, len(wanted), PAGE):
         for p in client.retrieve(target.collection, wanted[i:i + PAGE], with_payload=True, with_vectors=[DENSE]):
-            points.setdefault(int((p.payload or {})["document_id"]), []).append(p)
-    prepared: list[PreparedDocument] = []
-    vectors: dict[str, bytes] = {}
-    extra: list[tuple[int, list]] = []  # (ordinal in the file row, points in chunk order)
+            pt = Point(where, p)
+            points.setdefault(pt.whole("document_id"), []).append(pt)
+    out = _Read()
     for d in doc_ids:
-        found = sorted(points.get(d, []), key=lambda p: int(p.id))
+        found = sorted(points.get(d, []), key=lambda p: p.id)
         if not found:
             continue  # deleted from the collection since the first scroll
-        p0 = found[0].payload
-        ordinal_of = {int(p.id): int(p.payload.get("ordinal", n)) for n, p in enumerate(found)}
+        ordinal_of = _ordinals(found, where)
         chunks, hashes = [], []
         for p in found:
-            pay = p.payload
-            parent = pay.get("parent_id")
-            chunk = Chunk(ordinal_of[int(p.id)], pay["text"], int(pay["start_char"]), int(pay["end_char"]),
-                          bool(pay.get("searchable", True)), None if parent is None else ordinal_of.get(int(parent)))
-            h = text_hash(embed_text(pay.get("title") or "", chunk.text))
+            parent = p.optional_whole("parent_id")
+            chunk = Chunk(ordinal_of[p.id], p.text("text"), p.whole("start_char"), p.whole("end_char"),
+                          p.flag("searchable", True), None if parent is None else ordinal_of.get(parent))
+            h = text_hash(embed_text(p.text("title", ""), chunk.text))
             if chunk.searchable:
-                dense = (p.vector or {}).get(DENSE) if isinstance(p.vector, dict) else None
+                dense = p.dense(dim)
                 if dense is None:
-                    raise PullError(f"{target.key()}: point {p.id} is searchable but holds no vector")
-                vectors[h] = np.asarray(dense, dtype="<f4").tobytes()
+                    raise bad(where, f"point {p.id} is searchable but holds no vector")
+                out.vectors[h] = np.asarray(dense, dtype="<f4").tobytes()
+            out.scores.append((p.number("centrality"), p.day("told_day"), p.id))
+            if (cluster := p.optional_whole("cluster_id")) is not None:
+                out.clusters.add(cluster)
             chunks.append(chunk)
             hashes.append(h)
-        date = dt.date.fromisoformat(p0["date"]) if p0.get("date") else None
-        source = p0.get("date_source")
-        doc = Document(text="", title=p0.get("title") or "", speaker=p0.get("speaker") or "", date=date,
-                       date_source=source if source in _DATE_SOURCES else ("metadata" if date else "unknown"),
-                       source_id=p0.get("doc_id"), meta=p0.get("meta") or {})
-        content = p0.get("content_hash") or f"pulled:{d}"
-        prepared.append(PreparedDocument(file_id, d, doc, doc.source_id or "", content, chunks, hashes))
-        extra.append((d, found))
-    if not prepared:
+        p0 = found[0]
+        date = p0.date("date")
+        source = p0.optional_text("date_source")
+        doc = Document(text="", title=p0.text("title", ""), speaker=p0.text("speaker", ""), date=date,
+                       date_source=cast(DateSource, source if source in _DATE_SOURCES
+                                        else ("metadata" if date else "unknown")),
+                       source_id=p0.optional_text("doc_id"), meta=p0.mapping("meta"))
+        content = p0.text("content_hash", "") or f"pulled:{d}"
+        out.prepared.append(PreparedDocument(0, d, doc, doc.source_id or "", content, chunks, hashes))
+        out.ordinals.append((d, ordinal_of))
+    return out
+
+
+def _write(conn, client, target, file_id: int, read: _Read, sel: _Selected, outside: bool,
+           report: PullReport) -> None:
+    """One transaction: a batch of documents whole, with their vectors, offsets and corroboration."""
+    if not read.prepared:
         return
     with transaction(conn):
-        insert_documents(conn, prepared, vectors)
-        for d, found in extra:
+        insert_documents(conn, [replace(p, file_id=file_id) for p in read.prepared], read.vectors)
+        for d, ordinal_of in read.ordinals:
             ids = dict(conn.execute(
                 "SELECT c.ordinal, c.id FROM chunks c JOIN documents o ON o.id = c.document_id "
                 "WHERE o.file_id = ? AND o.ordinal = ?", (file_id, d)))
-            sel.local.update((int(p.id), ids[int(p.payload.get("ordinal", n))]) for n, p in enumerate(found))
+            sel.local.update((uid, ids[o]) for uid, o in ordinal_of.items())
         conn.executemany("UPDATE chunks SET centrality = ?, told_day = ? WHERE id = ?",
-                         [(p.payload.get("centrality"), p.payload.get("told_day"), sel.local[int(p.id)])
-                          for _, found in extra for p in found])
-        keys = {int(c) for _, found in extra for p in found if (c := p.payload.get("cluster_id")) is not None}
+                         [(c, t, sel.local[uid]) for c, t, uid in read.scores])
         conn.executemany("UPDATE chunks SET cluster_id = ? WHERE id = ?",
-                         _clusters(conn, client, target, sorted(keys), sel, outside))
-    report.documents += len(prepared)
-    report.chunks += sum(len(p.chunks) for p in prepared)
+                         _clusters(conn, client, target, sorted(read.clusters), sel, outside))
+    report.documents += len(read.prepared)
+    report.chunks += sum(len(p.chunks) for p in read.prepared)
+
+
+def _ordinals(found: list[Point], where: str) -> dict[int, int]:
+    """Each point's chunk ordinal in its document (its place when pushed without one); two
+    chunks of one document never share one."""
+    out = {p.id: p.whole("ordinal", n) for n, p in enumerate(found)}
+    if len(set(out.values())) != len(out):
+        raise bad(where, f"two points of document {found[0].whole('document_id')} have the same ordinal")
+    return out
 
 
 def _clusters(conn, client, target: Target, keys: list[int], sel: _Selected, outside: bool
@@ -366,12 +431,17 @@ def _clusters(conn, client, target: Target, keys: list[int], sel: _Selected, out
     """(representative, chunk) for every chunk the file holds of these near-duplicate clusters:
     the collection's clusters cut to the file, each led by its member with the smallest
     collection id, whatever order the slices were pulled in."""
-    members = {k: {u: None for u in sel.members.get(k, [])} for k in keys}
+    members: dict[int, dict[int, dict | None]] = {k: {u: None for u in sel.members.get(k, [])} for k in keys}
     if outside and keys:  # members pulled in earlier runs: asked of the collection
         _, models = client_module()
         where = models.Filter(must=[models.FieldCondition(key="cluster_id", match=models.MatchAny(any=keys))])
         for p in _scroll(client, target.collection, where, ["cluster_id", "doc_id", "content_hash", "ordinal"]):
-            members[int(p.payload["cluster_id"])].setdefault(int(p.id), p.payload)
+            pt = Point(target.key(), p)
+            cluster = pt.whole("cluster_id")
+            if cluster in members:
+                members[cluster].setdefault(pt.id, {"doc_id": pt.optional_text("doc_id"),
+                                                    "content_hash": pt.optional_text("content_hash"),
+                                                    "ordinal": pt.whole("ordinal", -1, lo=-1)})
     out: list[tuple[int, int]] = []
     for found in members.values():
         held = [c for u in sorted(found) if (c := _chunk(conn, sel, u, found[u])) is not None]

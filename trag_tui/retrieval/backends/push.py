@@ -17,6 +17,7 @@ import hashlib
 import json
 import re
 import time
+import uuid
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -26,8 +27,9 @@ import numpy as np
 
 from ...errors import QdrantError
 from ...facets import Stemmer, facet_index
-from ...storage.db import get_meta, sqlite3, transaction
+from ...storage.db import get_meta, set_meta, sqlite3, transaction
 from ...storage.store import UNKNOWN_DAY, has_vectors
+from . import seal
 from .qdrant import (
     DENSE,
     FACETS_KEY,
@@ -128,12 +130,27 @@ def _target_id(conn: sqlite3.Connection, key: str) -> int:
     return conn.execute("SELECT id FROM push_targets WHERE target = ?", (key,)).fetchone()[0]
 
 
+def index_identity(conn: sqlite3.Connection) -> str:
+    """The index's own id (meta `index_id`), made on its first push: what a collection records
+    as the index it holds, so a push from another file is not mixed into it. A copy of the
+    file is the same index; a file pulled from a collection is its own."""
+    found = get_meta(conn, "index_id")
+    if found is None:
+        with transaction(conn):
+            found = get_meta(conn, "index_id") or uuid.uuid4().hex
+            set_meta(conn, "index_id", found)
+    return found
+
+
 def push(index, target: Target, *, client=None, shard_by: str = "auto", sharded: bool | None = None,
-         batch: int = BATCH, progress: Callable[[int, int], None] | None = None) -> PushReport:
+         batch: int = BATCH, progress: Callable[[int, int], None] | None = None,
+         replace: bool = False) -> PushReport:
     """Bring the collection at `target` up to date with the index file; see the module docstring.
 
     `shard_by` is decade, year or auto (decade unless a decade outgrows a shard); `sharded`
-    (default: on a server, off in local mode) makes each period a custom shard key.
+    (default: on a server, off in local mode) makes each period a custom shard key. A
+    collection that holds another index is refused unless `replace`, which empties it first.
+    A local folder is sealed as written (`seal`), also when the push stops half-way.
     """
     if index.readonly:
         raise QdrantError(f"{index.path} is read-only: a push records what it sent in the file")
@@ -143,24 +160,54 @@ def push(index, target: Target, *, client=None, shard_by: str = "auto", sharded:
     if embedder is None or not has_vectors(conn):
         raise QdrantError(f"{index.path} holds no vectors yet: index some documents first")
     own = client is None
+    folder = target.path if own and target.local else None
+    if folder is not None and replace:
+        _clear_if_unverified(folder)
     client = client if client is not None else target.connect()
     sharded = (not target.local) if sharded is None else sharded
     started = time.perf_counter()
     try:
-        report = _push(index, conn, target, client, models, embedder, shard_by, sharded, batch, progress)
+        if folder is not None:
+            seal.seal(folder, writing=True)
+        report = _push(index, conn, target, client, models, embedder, replace, shard_by, sharded, batch,
+                       progress)
     finally:
         if own:
             client.close()
+        if folder is not None:
+            seal.seal(folder)  # our own writes, acknowledged or not, are what the folder now holds
     report.seconds = time.perf_counter() - started
     return report
 
 
-def _push(index, conn, target, client, models, embedder, shard_by, sharded, batch, progress) -> PushReport:
+def _clear_if_unverified(folder) -> None:
+    """For `--replace`: a folder that cannot be verified (a push killed half-way, a folder from
+    elsewhere) is emptied of the client's files without reading them."""
+    if not folder.is_dir():
+        return
+    try:
+        seal.verify(folder)
+    except QdrantError:
+        seal.clear(folder)
+
+
+def _holds_this_index(conn, meta: dict, state: dict) -> bool:
+    """Whether the collection holds this index: it says so, or (pushed before collections
+    recorded their index) this file's push state says it pushed there. Reads only, so a
+    refused push leaves the file as it was."""
+    held = meta.get("index")
+    return (held is not None and held == get_meta(conn, "index_id")) or (held is None and bool(state))
+
+
+def _push(index, conn, target, client, models, embedder, replace, shard_by, sharded, batch,
+          progress) -> PushReport:
     name = target.collection
-    tid = _target_id(conn, target.key())
-    state = dict(conn.execute("SELECT chunk_id, hash FROM push_state WHERE target_id = ?", (tid,)))
+    known = conn.execute("SELECT id FROM push_targets WHERE target = ?", (target.key(),)).fetchone()
+    state = dict(conn.execute("SELECT chunk_id, hash FROM push_state WHERE target_id = ?", known)) if known else {}
     meta: dict = {}
     stored_facets = None
+    if replace and client.collection_exists(name):
+        client.delete_collection(name)
     if client.collection_exists(name):
         info = client.get_collection(name)
         metadata = info.config.metadata or {}
@@ -168,9 +215,15 @@ def _push(index, conn, target, client, models, embedder, shard_by, sharded, batc
         stored_facets = (metadata.get(FACETS_KEY) or {}).get("hash")
         if not meta:
             raise QdrantError(f"{target.key()}: the collection exists and was not made by trag-tui")
+        if not _holds_this_index(conn, meta, state):
+            raise QdrantError(f"{target.key()} holds another index (pushed from another file): push to "
+                              "another collection, or add --replace to replace what it holds")
         if meta.get("embedder") != embedder:
             raise QdrantError(f"{target.key()} holds vectors of {meta.get('embedder')!r}; this index's "
                               f"embedder is {embedder!r}: push to another collection")
+        if meta.get("index") is None:  # pushed before collections recorded their index
+            meta["index"] = index_identity(conn)
+            client.update_collection(name, metadata={"trag_tui": meta})
         if not target.local and "cluster_id" not in (info.payload_schema or {}):  # made before pulls
             quiet_payload_index(client, name, "cluster_id", models.PayloadSchemaType.INTEGER)
         if client.count(name, exact=True).count < len(state):  # emptied or replaced since: send all
@@ -180,7 +233,8 @@ def _push(index, conn, target, client, models, embedder, shard_by, sharded, batc
         years = Counter(year_of(d) for (d,) in conn.execute(
             "SELECT day FROM chunks WHERE searchable = 1 AND day IS NOT NULL"))
         dim = conn.execute("SELECT length(embedding) / 4 FROM chunk_vectors LIMIT 1").fetchone()
-        meta = {"embedder": embedder, "dim": int(dim[0]) if dim else 0, "sharded": sharded,
+        meta = {"index": index_identity(conn), "embedder": embedder, "dim": int(dim[0]) if dim else 0,
+                "sharded": sharded,
                 "shard_by": choose_shard_by(years) if shard_by == "auto" else shard_by,
                 "averages": list(_averages(conn)), "periods": []}
         client.create_collection(
@@ -194,8 +248,10 @@ def _push(index, conn, target, client, models, embedder, shard_by, sharded, batc
                             ("period", models.PayloadSchemaType.KEYWORD),
                             ("searchable", models.PayloadSchemaType.BOOL)):
             quiet_payload_index(client, name, key, schema)
-        with transaction(conn):
-            conn.execute("DELETE FROM push_state WHERE target_id = ?", (tid,))
+        if known:
+            with transaction(conn):
+                conn.execute("DELETE FROM push_state WHERE target_id = ?", known)
+    tid = _target_id(conn, target.key())  # accepted: from here the file records what is sent
     report = PushReport(target.key(), shard_by=meta["shard_by"], sharded=bool(meta.get("sharded")))
     sharded = report.sharded
     facets = _document_facets(index)
@@ -281,4 +337,4 @@ def _document_facets(index) -> dict[int, list[int]]:
     return out
 
 
-__all__ = ["BATCH", "PushReport", "facet_table", "push"]
+__all__ = ["BATCH", "PushReport", "facet_table", "index_identity", "push"]

@@ -11,8 +11,10 @@ partition as a payload filter. `qdrant-client` is an optional extra, imported on
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import math
 import os
+import re
 import warnings
 from collections import Counter
 from collections.abc import Callable
@@ -28,6 +30,8 @@ from ...facets import Scope, Stemmer
 from ...storage.store import UNKNOWN_DAY, from_day
 from ..candidates import ChunkInfo, DayRange
 from ..scoring import Ranked
+from . import seal
+from .points import Point, checked_meta
 
 DENSE = "dense"
 LEXICAL = "lexical"
@@ -79,7 +83,8 @@ class Target:
 
     def connect(self, create: bool = True):
         """A client for the target; the API key comes from QDRANT_API_KEY. A local folder is
-        made only when `create` (a push), so a mistyped --backend is refused, not filled."""
+        made only when `create` (a push), so a mistyped --backend is refused, not filled, and
+        an existing one is opened only if its seal holds (see `seal`): its points are pickles."""
         qdrant_client, _ = client_module()
         if self.url is not None:
             return qdrant_client.QdrantClient(url=self.url, api_key=os.environ.get("QDRANT_API_KEY") or None,
@@ -88,6 +93,8 @@ class Target:
             return qdrant_client.QdrantClient(":memory:")
         if not create and not self.path.is_dir():
             raise QdrantError(f"no Qdrant collection at {self.path}: `trag-tui push --to {self.path}` first")
+        if self.path.is_dir():
+            seal.verify(self.path)  # before the client unpickles anything
         self.path.mkdir(parents=True, exist_ok=True)
         try:
             return qdrant_client.QdrantClient(path=str(self.path))
@@ -95,29 +102,63 @@ class Target:
             raise QdrantError(f"{self.path}: {exc}") from None
 
 
+_HOST = re.compile(r"^(?=.{1,253}$)[A-Za-z0-9_]([A-Za-z0-9_-]*)(\.[A-Za-z0-9_-]+)*\.?$")
+_COLLECTION = re.compile(r"^[\w.-]{1,255}$")
+_URL_FORM = "expected qdrant://HOST:PORT/COLLECTION or a folder"
+
+
+def _shown(spec: str) -> str:
+    return repr(spec if len(spec) <= 120 else spec[:120] + "…")
+
+
+def _server(spec: str) -> Target:
+    """A server target from a URL, every part checked: one line for whatever does not parse."""
+    shown = _shown(spec)
+    try:
+        url = urlparse(spec)
+        port = url.port
+    except ValueError as exc:  # a bracket left open, a port that is no number or out of range
+        raise QdrantError(f"{shown}: {exc} ({_URL_FORM})") from None
+    if url.scheme not in ("qdrant", "http", "https") or not url.hostname:
+        raise QdrantError(f"{shown}: {_URL_FORM}")
+    if "@" in url.netloc:
+        raise QdrantError(f"{shown}: no user or key in the URL; the API key is read from QDRANT_API_KEY")
+    if url.query or url.fragment or url.params:
+        raise QdrantError(f"{shown}: unexpected text after the collection ({_URL_FORM})")
+    host = url.hostname
+    if "[" in url.netloc:
+        try:
+            host = f"[{ipaddress.IPv6Address(host)}]"
+        except ValueError:
+            raise QdrantError(f"{shown}: {host!r} is not an IPv6 address") from None
+    elif not _HOST.match(host):
+        raise QdrantError(f"{shown}: {host!r} is not a host name or address")
+    if port == 0:
+        raise QdrantError(f"{shown}: the port must be from 1 to 65535")
+    name = url.path.strip("/")
+    if not name or "/" in name:
+        raise QdrantError(f"{shown}: name one collection after the host, as in qdrant://HOST:6333/debates")
+    if not _COLLECTION.match(name) or name in (".", ".."):
+        raise QdrantError(f"{shown}: a collection name is letters, digits, '_', '-' and '.' (at most 255)")
+    scheme = "https" if url.scheme == "https" else "http"
+    return Target(collection=name, url=f"{scheme}://{host}:{port or 6333}")
+
+
 def parse_target(spec: str) -> Target:
     """`qdrant://HOST:PORT/COLLECTION` (also http(s)://), or a local folder (collection 'trag')."""
     spec = spec.strip()
     if "://" in spec:
-        url = urlparse(spec)
-        if url.scheme not in ("qdrant", "http", "https") or not url.hostname:
-            raise QdrantError(f"{spec!r}: expected qdrant://HOST:PORT/COLLECTION or a folder")
-        name = url.path.strip("/")
-        if not name or "/" in name:
-            raise QdrantError(f"{spec!r}: name one collection after the host, as in qdrant://HOST:6333/debates")
-        scheme = "https" if url.scheme == "https" else "http"
-        try:
-            port = url.port or 6333
-        except ValueError:
-            raise QdrantError(f"{spec!r}: the port is not a number") from None
-        return Target(collection=name, url=f"{scheme}://{url.hostname}:{port}")
+        return _server(spec)
     if not spec:
         raise QdrantError("an empty Qdrant target: expected qdrant://HOST:PORT/COLLECTION or a folder")
     if spec == ":memory:":
         return Target(collection=LOCAL_COLLECTION)
     path = Path(spec)
-    if path.exists() and not path.is_dir():
-        raise QdrantError(f"{spec}: not a folder (a local Qdrant collection is kept in a folder)")
+    try:
+        if path.exists() and not path.is_dir():
+            raise QdrantError(f"{spec}: not a folder (a local Qdrant collection is kept in a folder)")
+    except (OSError, ValueError) as exc:  # a name too long, a NUL byte
+        raise QdrantError(f"{_shown(spec)}: not a usable folder name ({exc})") from None
     return Target(collection=LOCAL_COLLECTION, path=path)
 
 
@@ -218,6 +259,7 @@ class QdrantBackend:
         meta = (self.client.get_collection(self.collection).config.metadata or {}).get("trag_tui") or {}
         if not meta:
             raise QdrantError(f"{target.key()}: this collection was not pushed by trag-tui")
+        meta = checked_meta(meta, target.key())
         if embedder is not None and meta.get("embedder") != embedder:
             raise QdrantError(f"{target.key()} holds vectors of the embedder {meta.get('embedder')!r}, "
                               f"this index uses {embedder!r}")
@@ -271,34 +313,36 @@ class QdrantBackend:
         return self._query(np.asarray(vector, dtype=np.float32).tolist(), DENSE, limit, days, scope,
                            within)
 
-    def _records(self, ids: list[int]) -> dict[int, dict]:
-        out: dict[int, dict] = {}
+    def _records(self, ids: list[int]) -> dict[int, Point]:
+        out: dict[int, Point] = {}
         for i in range(0, len(ids), 500):
             for r in self.client.retrieve(self.collection, ids[i:i + 500], with_payload=PAYLOAD_FIELDS):
-                out[int(r.id)] = r.payload or {}
+                p = Point(self.target.key(), r)
+                out[p.id] = p
         return out
 
     def chunk_info(self, ids: list[int]) -> dict[int, ChunkInfo]:
+        """The chunks' fields, each checked: a collection is outside input."""
         out = {}
         for uid, p in self._records(list(dict.fromkeys(ids))).items():
-            day = p.get("day")
+            date = p.date("date")
             out[uid] = ChunkInfo(
-                uid, p["document_id"], p["doc_id"], p.get("date"), None if day == UNKNOWN_DAY else day,
-                p.get("title", ""), p.get("speaker", ""), p.get("text", ""), p.get("parent_id"),
-                p.get("start_char", 0), p.get("end_char", 0), p.get("centrality") or 0.0, p.get("cluster_id"),
-                p.get("told_day"))
+                uid, p.whole("document_id"), p.text("doc_id"), None if date is None else date.isoformat(),
+                p.day("day"), p.text("title", ""), p.text("speaker", ""), p.text("text", ""),
+                p.optional_whole("parent_id"), p.whole("start_char", 0), p.whole("end_char", 0),
+                p.number("centrality") or 0.0, p.optional_whole("cluster_id"), p.day("told_day"))
         return out
 
     def passage(self, chunk_id: int) -> str:
         own = self._records([chunk_id]).get(chunk_id)
         if own is None:
             return ""
-        parent = own.get("parent_id")
+        parent = own.optional_whole("parent_id")
         if parent is not None:
             found = self._records([parent]).get(parent)
             if found is not None:
-                return found.get("text", "")
-        return own.get("text", "")
+                return found.text("text", "")
+        return own.text("text", "")
 
     def scope_chunks(self, scope: Scope, narrow: bool = False) -> np.ndarray:
         key = scope.narrow if narrow else scope.facet_ids
