@@ -360,7 +360,7 @@ def _model(path: Path, name: str, source: str, aliases: Sequence[str] = (), *,
         for part in range(1, int(total) + 1):
             try:
                 size += (path.parent / f"{stem}-{part:05d}-of-{total}.gguf").stat().st_size
-            except OSError:
+            except (OSError, ValueError):  # ValueError: a NUL in a registered path
                 return None  # an incomplete download: llama.cpp could not load it
     return describe_file(path, name, source, size=size, aliases=aliases, skipped=skipped)
 

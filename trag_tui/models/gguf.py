@@ -42,8 +42,8 @@ _QUANT_IN_NAME = re.compile(
 _SCALARS = {0: "<B", 1: "<b", 2: "<H", 3: "<h", 4: "<I", 5: "<i", 6: "<f", 7: "<?",
             10: "<Q", 11: "<q", 12: "<d"}
 _STRING, _ARRAY = 8, 9
-# Arrays of arrays are in the spec but in no model llama.cpp loads (it refuses them); a header
-# nesting deeper than this was made to exhaust a reader, not to describe a model.
+# Arrays of arrays are in the spec, but no model's header uses them; one nesting deeper than
+# this was made to exhaust a reader, not to describe a model.
 MAX_ARRAY_DEPTH = 8
 # The spec's own limit on a key's length.
 MAX_KEY_BYTES = 65535
