@@ -84,10 +84,14 @@ class NotRegularFile(OSError):
 
 
 def not_regular(mode: int) -> str:
-    """Why a file of this mode is not read, in the words `index` uses for the same files."""
-    from ..indexer import kind_of
-
-    return f"not a regular file ({kind_of(mode)})"
+    """Why a file of this mode is not read, in the words `index` uses for the same files
+    (indexer.kind_of, a layer above the models, which may not import it)."""
+    for test, kind in ((stat.S_ISFIFO, "a named pipe"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"),
+                       (stat.S_ISDIR, "a folder")):
+        if test(mode):
+            return f"not a regular file ({kind})"
+    return "not a regular file"
 
 
 def why_unreadable(exc: OSError) -> str:
