@@ -667,7 +667,7 @@ def models(ctx, as_json):
 
     settings: Settings = ctx.obj["settings"]
     places = default_places(settings.model_dir)
-    skipped: list = []
+    skipped = []  # what discovery passed over, and why
     found = find_models(places=places, skipped=skipped)
     try:
         chosen = str(model_path(settings).resolve())

@@ -201,11 +201,14 @@ def describe_file(path: Path, name: str, source: str, *, size: int | None = None
             if size is None:
                 size = os.fstat(fh.fileno()).st_size
     except OSError as exc:
-        return _skip(skipped, path, why_unreadable(exc))
+        _skip(skipped, path, why_unreadable(exc))
+        return None
     except (GenerationError, ValueError) as exc:  # ValueError: a NUL in a registered path
-        return _skip(skipped, path, str(exc))
+        _skip(skipped, path, str(exc))
+        return None
     if meta is None:
-        return _skip(skipped, path, "not a GGUF file")
+        _skip(skipped, path, "not a GGUF file")
+        return None
     if meta.get("general.architecture") == "clip":
         return None
     file_type = meta.get("general.file_type")
@@ -219,7 +222,6 @@ def describe_file(path: Path, name: str, source: str, *, size: int | None = None
 def _skip(skipped: list[Skipped] | None, path: Path | str, reason: str) -> None:
     if skipped is not None:
         skipped.append(Skipped(Path(path), reason))
-    return None
 
 
 # -- each tool's layout ---------------------------------------------------------------------
@@ -567,15 +569,19 @@ def _read_text(path: Path, skipped: list[Skipped] | None) -> str | None:
     except (FileNotFoundError, NotADirectoryError):
         return None  # most of these files are optional
     except OSError as exc:
-        return _skip(skipped, path, why_unreadable(exc))
+        _skip(skipped, path, why_unreadable(exc))
+        return None
     except ValueError as exc:  # a NUL in a path read from another file
-        return _skip(skipped, path, str(exc))
+        _skip(skipped, path, str(exc))
+        return None
     if len(data) > MAX_SMALL_FILE:
-        return _skip(skipped, path, f"larger than {MAX_SMALL_FILE >> 20} MiB")
+        _skip(skipped, path, f"larger than {MAX_SMALL_FILE >> 20} MiB")
+        return None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
-        return _skip(skipped, path, "not UTF-8 text")
+        _skip(skipped, path, "not UTF-8 text")
+        return None
 
 
 def _read_json(path: Path, skipped: list[Skipped] | None):
@@ -585,9 +591,11 @@ def _read_json(path: Path, skipped: list[Skipped] | None):
     try:
         return json.loads(text)
     except ValueError:
-        return _skip(skipped, path, "not valid JSON")
+        _skip(skipped, path, "not valid JSON")
+        return None
     except RecursionError:
-        return _skip(skipped, path, "JSON nested too deeply")
+        _skip(skipped, path, "JSON nested too deeply")
+        return None
 
 
 def _real(path: Path) -> str:
