@@ -190,8 +190,8 @@ def model_env(home: Path, **settings: str) -> dict:
     return {**{name: "" for name in MODEL_VARIABLES}, "HOME": str(home), **settings}
 
 
-def ollama_manifest(home: Path, name: str, digest: str, text: str | None = None) -> Path:
-    """An Ollama manifest naming the model blob `sha256-<digest>`; its path in blobs/."""
+def ollama_manifest(home: Path, name: str, digest: str, text: str | None = None) -> tuple[Path, Path]:
+    """An Ollama manifest naming the model blob `sha256-<digest>`: (manifest, blob) paths."""
     model, tag = name.split(":")
     store = home / ".ollama" / "models"
     manifest = store / "manifests" / "registry.ollama.ai" / "library" / model / tag
@@ -199,7 +199,7 @@ def ollama_manifest(home: Path, name: str, digest: str, text: str | None = None)
     (store / "blobs").mkdir(parents=True, exist_ok=True)
     manifest.write_text(text if text is not None else json.dumps({"layers": [
         {"mediaType": "application/vnd.ollama.image.model", "digest": f"sha256:{digest}"}]}))
-    return store / "blobs" / f"sha256-{digest}"
+    return manifest, store / "blobs" / f"sha256-{digest}"
 
 
 def hf_repo(home: Path, repo: str = "models--org--repo") -> Path:
@@ -216,7 +216,7 @@ def hf_repo(home: Path, repo: str = "models--org--repo") -> Path:
 # skipped (and the reason), or None when nothing is to be named.
 
 def pipe_as_ollama_blob(home: Path, work: Path):
-    blob = ollama_manifest(home, "pipe:latest", "a" * 64)
+    _manifest, blob = ollama_manifest(home, "pipe:latest", "a" * 64)
     os.mkfifo(blob)
     return blob, "not a regular file (a named pipe)"
 
@@ -285,9 +285,8 @@ def hf_cache_1100_deep(home: Path, work: Path):
 
 
 def ollama_manifest_nested_deep(home: Path, work: Path):
-    manifest = ollama_manifest(home, "deep:latest", "c" * 64, "[" * 100_000 + "]" * 100_000)
-    return manifest.parent.parent / "manifests" / "registry.ollama.ai" / "library" / "deep" / "latest", \
-        "JSON nested too deeply"
+    manifest, _blob = ollama_manifest(home, "deep:latest", "c" * 64, "[" * 100_000 + "]" * 100_000)
+    return manifest, "JSON nested too deeply"
 
 
 #: Printed raw, these would clear the screen, ring, reorder the line or forge a row.

@@ -11,7 +11,6 @@ import json
 import os
 import random
 import stat
-import struct
 import subprocess
 import sys
 from pathlib import Path
@@ -578,6 +577,8 @@ def test_a_gguf_of_nested_arrays_is_skipped_and_refused_in_one_line(model_user, 
 
 
 def test_gguf_counts_and_lengths_are_bounded_by_the_file(model_user, tmp_path):
+    import struct
+
     from trag_tui.models.gguf import read_metadata
 
     def text(data: bytes) -> bytes:
