@@ -289,6 +289,12 @@ def ollama_manifest_nested_deep(home: Path, work: Path):
     return manifest, "JSON nested too deeply"
 
 
+def pointer_to_no_such_home(home: Path, work: Path):
+    """A `~user` no one is: Path.expanduser() raises instead of leaving it, as a shell does."""
+    (home / ".lmstudio-home-pointer").write_text("~nosuchuser-trag/lmstudio")
+    return None
+
+
 #: Printed raw, these would clear the screen, ring, reorder the line or forge a row.
 ESCAPED_MODEL_NAME = "esc\x1b[2J\x07\u202e\nforged  1 B  Q4_K_M  folder  x-Q4_K_M.gguf"
 RAW_ON_A_TERMINAL = ("\x1b", "\x07", "\x9b", "\u202e", "\nforged")
@@ -385,6 +391,8 @@ CASES = [
     ("Ollama manifest of JSON nested 100,000 deep (models)", models_case(ollama_manifest_nested_deep), "survive"),
     ("escapes and a newline in a model name and header (models)", models_case(escapes_in_model_names), "survive"),
     ("escapes in a model name and header (models --json)", models_case(escapes_in_model_names, "--json"), "survive"),
+    ("LM Studio pointer to ~nosuchuser (models)", models_case(pointer_to_no_such_home), "survive"),
+    ("--model ~nosuchuser/m.gguf (ask)", ask_model_case(lambda work: "~nosuchuser-trag/m.gguf"), "refuse"),
 ]
 
 

@@ -631,3 +631,14 @@ def test_models_prints_names_and_header_text_escaped(model_user):
     assert not any(raw in r.stdout for raw in HOSTILE.RAW_ON_A_TERMINAL)
     rows = {row["name"]: row for row in json.loads(r.stdout)}
     assert rows[HOSTILE.ESCAPED_MODEL_NAME]["architecture"] == "ll\x9bama\u202e"
+
+
+def test_a_home_no_one_has_is_a_path_not_a_traceback(model_user, index, monkeypatch):
+    home, work = model_user
+    HOSTILE.pointer_to_no_such_home(home, work)
+    monkeypatch.setenv("TRAG_TUI_MODEL_DIR", f"~nosuchuser-trag/own{os.pathsep}{work / 'own'}")
+    r = run("models")
+    assert r.exit_code == 0 and HOSTILE.SURVIVOR_MODEL in r.stdout
+    r = run("-d", index, "ask", "bank rate", "--model", "~nosuchuser-trag/m.gguf")
+    assert r.exit_code == 1
+    assert r.stderr.strip() == "Error: model file not found: ~nosuchuser-trag/m.gguf"

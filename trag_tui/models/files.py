@@ -26,6 +26,7 @@ from pathlib import Path
 from ..errors import GenerationError, UnknownModel
 from .gguf import (
     FILE_TYPES,
+    expanded,
     not_regular,
     open_regular,
     quantization_from_name,
@@ -134,11 +135,12 @@ def default_places(model_dir: str | None = None, *, env: Mapping[str, str] | Non
     """
     env = os.environ if env is None else env
     home = Path.home() if home is None else home
-    ollama = [Path(env["OLLAMA_MODELS"]).expanduser() if env.get("OLLAMA_MODELS")
+    ollama = [expanded(env["OLLAMA_MODELS"]) if env.get("OLLAMA_MODELS")
               else home / ".ollama" / "models", OLLAMA_SERVICE_MODELS]
-    folders = tuple(Path(p).expanduser() for p in (model_dir or "").split(os.pathsep) if p.strip())
+    folders = tuple(expanded(p) for p in (model_dir or "").split(os.pathsep) if p.strip())
     skipped: list[Skipped] = []
-    return Places(ollama=tuple(_unique(ollama)), lmstudio=tuple(_lmstudio_dirs(home, skipped)),
+    lmstudio = _lmstudio_dirs(home, skipped)
+    return Places(ollama=tuple(_unique(ollama)), lmstudio=tuple(lmstudio),
                   huggingface=_hf_hub_cache(env, home), llm_user_dir=_llm_user_dir(env, home),
                   folders=folders, skipped=tuple(skipped))
 
@@ -147,9 +149,9 @@ def _hf_hub_cache(env: Mapping[str, str], home: Path) -> Path:
     # huggingface_hub's own precedence (constants.py), legacy variable included.
     for name in ("HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE"):
         if env.get(name):
-            return Path(env[name]).expanduser()
+            return expanded(env[name])
     if env.get("HF_HOME"):
-        return Path(env["HF_HOME"]).expanduser() / "hub"
+        return expanded(env["HF_HOME"]) / "hub"
     cache = Path(env["XDG_CACHE_HOME"]) if env.get("XDG_CACHE_HOME") else home / ".cache"
     return cache / "huggingface" / "hub"
 
@@ -157,7 +159,7 @@ def _hf_hub_cache(env: Mapping[str, str], home: Path) -> Path:
 def _llm_user_dir(env: Mapping[str, str], home: Path) -> Path:
     # llm.user_dir(): LLM_USER_PATH, else click.get_app_dir("io.datasette.llm").
     if env.get("LLM_USER_PATH"):
-        return Path(env["LLM_USER_PATH"]).expanduser()
+        return expanded(env["LLM_USER_PATH"])
     if sys.platform == "darwin":
         return home / "Library" / "Application Support" / LLM_APP_NAME
     if sys.platform.startswith("win"):
@@ -173,11 +175,11 @@ def _lmstudio_dirs(home: Path, skipped: list[Skipped]) -> list[Path]:
     lms_home = home / ".lmstudio"
     pointer = _read_text(home / ".lmstudio-home-pointer", skipped)
     if pointer and pointer.strip():
-        lms_home = Path(pointer.strip()).expanduser()
+        lms_home = expanded(pointer.strip())
     dirs = []
     settings = _read_json(lms_home / "settings.json", skipped)
     if isinstance(settings, dict) and isinstance(settings.get("downloadsFolder"), str):
-        dirs.append(Path(settings["downloadsFolder"]).expanduser())
+        dirs.append(expanded(settings["downloadsFolder"]))
     dirs += [lms_home / "models", home / ".cache" / "lm-studio" / "models"]
     return _unique(dirs)
 
@@ -472,7 +474,7 @@ def resolve(value: str, model_dir: str | None = None, *, places: Places | None =
     `.gguf`) and names no model is returned as the path, so the caller says the file is
     missing rather than that no model has that name.
     """
-    path = Path(value).expanduser()
+    path = expanded(value)
     if path.exists():
         return path
     try:

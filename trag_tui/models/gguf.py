@@ -94,6 +94,15 @@ def not_regular(mode: int) -> str:
     return "not a regular file"
 
 
+def expanded(path: Path | str) -> Path:
+    """`path` with a leading `~` or `~user` expanded, or as it is when there is no such home
+    (as a shell leaves `~nosuchuser/m.gguf`): the paths come from settings and other files."""
+    try:
+        return Path(path).expanduser()
+    except RuntimeError:
+        return Path(path)
+
+
 def why_unreadable(exc: OSError) -> str:
     """An OSError as the short reason a listing shows: `not a regular file (a named pipe)`."""
     return exc.strerror or str(exc)
@@ -269,7 +278,7 @@ def check_model_file(path: Path | str) -> Path:
     fails with a generic message (or worse) instead of saying the file is not a model; a pipe
     or a device is refused by its type before it is opened, as opening it would wait for ever.
     """
-    p = Path(path).expanduser()
+    p = expanded(path)
     if not p.exists():
         raise GenerationError(f"model file not found: {p}")
     if p.is_dir():
