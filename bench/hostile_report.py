@@ -18,6 +18,7 @@ import os
 import resource
 import shutil
 import sqlite3
+import struct
 import subprocess
 import sys
 import tempfile
@@ -390,6 +391,187 @@ def _qdrant_folder(how: str, command: str, **payload):
         never = [made] + ([new] if how != "ours" else [])
         return argv, {"env": {"TRAG_TUI_USER_DIR": str(me)}, "never_made": never}
     return setup
+# -- model discovery: other tools' folders holding pipes, hostile headers and deep trees -------
+
+#: What each tool's folders are found from; unset for a case, but for what it sets itself.
+MODEL_VARIABLES = ("OLLAMA_MODELS", "HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE", "HF_HOME",
+                   "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "LLM_USER_PATH", "TRAG_TUI_MODEL_DIR",
+                   "TRAG_TUI_MODEL")
+#: A listing takes a second or two; a case that waits on a pipe is a hang, not a slow case.
+MODEL_TIMEOUT = 30.0
+SURVIVOR_MODEL = "survivor-Q4_K_M.gguf"
+
+
+def gguf(arch: str = "llama", file_type: int = 15, *, before: bytes = b"", count: int = 0) -> bytes:
+    """A small GGUF v3 header: `count` key/values given raw in `before`, then the architecture
+    and the file type."""
+    kvs = (_gguf_text(b"general.architecture") + struct.pack("<I", 8) + _gguf_text(arch.encode())
+           + _gguf_text(b"general.file_type") + struct.pack("<II", 4, file_type))
+    return b"GGUF" + struct.pack("<IQQ", 3, 0, count + 2) + before + kvs
+
+
+def _gguf_text(data: bytes) -> bytes:
+    return struct.pack("<Q", len(data)) + data
+
+
+def nested_arrays(depth: int) -> bytes:
+    """A GGUF whose first key holds an array of an array of … `depth` deep."""
+    value = struct.pack("<I", 9) + struct.pack("<IQ", 9, 1) * depth + struct.pack("<IQ", 0, 0)
+    return gguf(before=_gguf_text(b"x") + value, count=1)
+
+
+def model_env(home: Path, **settings: str) -> dict:
+    """The environment of a user whose home is `home`, with no tool's variable set but these."""
+    return {**{name: "" for name in MODEL_VARIABLES}, "HOME": str(home), **settings}
+
+
+def ollama_manifest(home: Path, name: str, digest: str, text: str | None = None) -> tuple[Path, Path]:
+    """An Ollama manifest naming the model blob `sha256-<digest>`: (manifest, blob) paths."""
+    model, tag = name.split(":")
+    store = home / ".ollama" / "models"
+    manifest = store / "manifests" / "registry.ollama.ai" / "library" / model / tag
+    manifest.parent.mkdir(parents=True)
+    (store / "blobs").mkdir(parents=True, exist_ok=True)
+    manifest.write_text(text if text is not None else json.dumps({"layers": [
+        {"mediaType": "application/vnd.ollama.image.model", "digest": f"sha256:{digest}"}]}))
+    return manifest, store / "blobs" / f"sha256-{digest}"
+
+
+def hf_repo(home: Path, repo: str = "models--org--repo") -> Path:
+    """A Hugging Face cache repo folder with one snapshot holding a good model."""
+    repo_dir = home / ".cache" / "huggingface" / "hub" / repo
+    snapshot = repo_dir / "snapshots" / ("0" * 40)
+    snapshot.mkdir(parents=True)
+    (repo_dir / "refs").mkdir()
+    (snapshot / "good-Q8_0.gguf").write_bytes(gguf(file_type=7))
+    return repo_dir
+
+
+# Each builds one hostile thing in a home folder; it returns the path `models` must report as
+# skipped (and the reason), or None when nothing is to be named.
+
+def pipe_as_ollama_blob(home: Path, work: Path):
+    _manifest, blob = ollama_manifest(home, "pipe:latest", "a" * 64)
+    os.mkfifo(blob)
+    return blob, "not a regular file (a named pipe)"
+
+
+def pipe_as_lmstudio_pointer(home: Path, work: Path):
+    os.mkfifo(home / ".lmstudio-home-pointer")
+    return home / ".lmstudio-home-pointer", "not a regular file (a named pipe)"
+
+
+def pipe_as_hf_refs_main(home: Path, work: Path):
+    refs = hf_repo(home) / "refs" / "main"
+    os.mkfifo(refs)
+    return refs, "not a regular file (a named pipe)"
+
+
+def pipe_as_hf_snapshot_file(home: Path, work: Path):
+    repo = hf_repo(home)
+    (repo / "blobs").mkdir()
+    os.mkfifo(repo / "blobs" / ("b" * 64))
+    link = repo / "snapshots" / ("0" * 40) / "pipe-Q4_K_M.gguf"
+    link.symlink_to(repo / "blobs" / ("b" * 64))
+    return link, "not a regular file (a named pipe)"
+
+
+def pipe_as_llm_gguf_model(home: Path, work: Path):
+    gguf_dir = home / ".config" / "io.datasette.llm" / "gguf"
+    gguf_dir.mkdir(parents=True)
+    os.mkfifo(work / "registered.gguf")
+    (gguf_dir / "models.json").write_text(json.dumps(
+        {"registered": {"path": str(work / "registered.gguf"), "aliases": []}}))
+    return work / "registered.gguf", "not a regular file (a named pipe)"
+
+
+def pipe_as_llm_gguf_registry(home: Path, work: Path):
+    gguf_dir = home / ".config" / "io.datasette.llm" / "gguf"
+    gguf_dir.mkdir(parents=True)
+    os.mkfifo(gguf_dir / "models.json")
+    return gguf_dir / "models.json", "not a regular file (a named pipe)"
+
+
+def gguf_of_nested_arrays(home: Path, work: Path):
+    path = work / "own" / "nested-Q4_K_M.gguf"
+    path.write_bytes(nested_arrays(100_000))
+    return path, "its GGUF header nests arrays more than 8 deep"
+
+
+def gguf_claiming_2_63_strings(home: Path, work: Path):
+    """2^63 strings claimed over a sparse 10 GB file: the zeros read as empty strings."""
+    path = work / "own" / "claims-Q5_0.gguf"
+    with path.open("wb") as fh:
+        fh.write(b"GGUF" + struct.pack("<IQQ", 3, 0, 1) + _gguf_text(b"tokenizer.ggml.tokens")
+                 + struct.pack("<I", 9) + struct.pack("<IQ", 8, 1 << 63))
+        fh.truncate(10 << 30)
+    return None
+
+
+def hf_cache_1100_deep(home: Path, work: Path):
+    snapshot = hf_repo(home) / "snapshots" / ("0" * 40)
+    (snapshot / "loop").symlink_to(snapshot, target_is_directory=True)
+    deep = snapshot
+    for _ in range(1100):  # os.makedirs itself recurses too deep for this
+        deep = deep / "d"
+        deep.mkdir()
+    (deep / "bottom-Q4_K_M.gguf").write_bytes(gguf())
+    return snapshot.joinpath(*["d"] * 33), "folders nested more than 32 deep are not searched"
+
+
+def ollama_manifest_nested_deep(home: Path, work: Path):
+    manifest, _blob = ollama_manifest(home, "deep:latest", "c" * 64, "[" * 100_000 + "]" * 100_000)
+    return manifest, "JSON nested too deeply"
+
+
+def pointer_to_no_such_home(home: Path, work: Path):
+    """A `~user` no one is: Path.expanduser() raises instead of leaving it, as a shell does."""
+    (home / ".lmstudio-home-pointer").write_text("~nosuchuser-trag/lmstudio")
+    return None
+
+
+#: Printed raw, these would clear the screen, ring, reorder the line or forge a row.
+ESCAPED_MODEL_NAME = "esc\x1b[2J\x07\u202e\nforged  1 B  Q4_K_M  folder  x-Q4_K_M.gguf"
+RAW_ON_A_TERMINAL = ("\x1b", "\x07", "\x9b", "\u202e", "\nforged")
+
+
+def escapes_in_model_names(home: Path, work: Path):
+    (work / "own" / ESCAPED_MODEL_NAME).write_bytes(gguf(arch="ll\x9bama\u202e"))
+    return None
+
+
+def models_case(build, *args: str):
+    """`models ARGS` run as a user whose tools' folders hold what `build` made, and one good
+    model of their own: it must be listed, whatever else is there."""
+    def setup(work: Path, db: Path):
+        home, own = work / "home", work / "own"
+        home.mkdir()
+        own.mkdir()
+        (own / SURVIVOR_MODEL).write_bytes(gguf())
+        build(home, work)
+        return ["models", *args], {"env": model_env(home, TRAG_TUI_MODEL_DIR=str(own)),
+                                   "timeout": MODEL_TIMEOUT, "says": [SURVIVOR_MODEL],
+                                   "never": RAW_ON_A_TERMINAL}
+    return setup
+
+
+def ask_model_case(make):
+    """`ask --model PATH` where `make(work)` builds the file at PATH: one clear line."""
+    def setup(work: Path, db: Path):
+        (work / "home").mkdir()
+        return (["ask", "bank rate", "--model", str(make(work))],
+                {"env": model_env(work / "home"), "timeout": MODEL_TIMEOUT})
+    return setup
+
+
+def _pipe_model(work: Path) -> Path:
+    os.mkfifo(work / "PIPE.gguf")
+    return work / "PIPE.gguf"
+
+
+def _nested_model(work: Path) -> Path:
+    (work / "nested.gguf").write_bytes(nested_arrays(100_000))
+    return work / "nested.gguf"
 
 
 CASES = [
@@ -471,6 +653,23 @@ CASES = [
      _simple(["--backend", "qdrant://ho st/debates", "search", "bank rate"]), "refuse"),
     ("qdrant:// URL naming the collection '..' (push)", _simple(["push", "--to", "qdrant://localhost/.."]), "refuse"),
     ("qdrant:// URL with port 0 (pull)", _simple(["pull", "--from", "qdrant://localhost:0/debates"]), "refuse"),
+    # model discovery and GGUF files: listed or refused in one line, never a hang or a traceback
+    ("pipe as an Ollama blob (models)", models_case(pipe_as_ollama_blob), "survive"),
+    ("pipe as the LM Studio home pointer (models)", models_case(pipe_as_lmstudio_pointer), "survive"),
+    ("pipe as a Hugging Face refs/main (models)", models_case(pipe_as_hf_refs_main), "survive"),
+    ("pipe as a Hugging Face snapshot file (models)", models_case(pipe_as_hf_snapshot_file), "survive"),
+    ("pipe as an llm-gguf model (models)", models_case(pipe_as_llm_gguf_model), "survive"),
+    ("pipe as llm-gguf's models.json (models)", models_case(pipe_as_llm_gguf_registry), "survive"),
+    ("--model PIPE.gguf (ask)", ask_model_case(_pipe_model), "refuse"),
+    ("GGUF of arrays nested 100,000 deep (models)", models_case(gguf_of_nested_arrays), "survive"),
+    ("GGUF of arrays nested 100,000 deep (ask --model)", ask_model_case(_nested_model), "refuse"),
+    ("GGUF claiming 2^63 strings, sparse 10 GB (models)", models_case(gguf_claiming_2_63_strings), "survive"),
+    ("Hugging Face cache 1,100 folders deep (models)", models_case(hf_cache_1100_deep), "survive"),
+    ("Ollama manifest of JSON nested 100,000 deep (models)", models_case(ollama_manifest_nested_deep), "survive"),
+    ("escapes and a newline in a model name and header (models)", models_case(escapes_in_model_names), "survive"),
+    ("escapes in a model name and header (models --json)", models_case(escapes_in_model_names, "--json"), "survive"),
+    ("LM Studio pointer to ~nosuchuser (models)", models_case(pointer_to_no_such_home), "survive"),
+    ("--model ~nosuchuser/m.gguf (ask)", ask_model_case(lambda work: "~nosuchuser-trag/m.gguf"), "refuse"),
 ]
 
 
@@ -486,11 +685,12 @@ def documents(db: Path) -> set[str]:
 
 
 def trag(argv: list[str], timeout: float, fsize: int | None = None,
-         env_extra: dict | None = None) -> tuple[int | None, str, str]:
+         env: dict | None = None) -> tuple[int | None, str, str]:
     def limit():
         if fsize:
             resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
-    env = {**os.environ, "TRAG_TUI_EMBEDDER": "hash", "TRAG_TUI_WRITE_BATCH_CHUNKS": "32", **(env_extra or {})}
+    env = {**os.environ, "TRAG_TUI_EMBEDDER": "hash", "TRAG_TUI_WRITE_BATCH_CHUNKS": "32",
+           **(env or {})}
     try:
         p = subprocess.run([sys.executable, "-m", "trag_tui", *argv], capture_output=True,
                            timeout=timeout, env=env, preexec_fn=limit)
@@ -542,7 +742,10 @@ def run_case(name, setup, expected, template: Path, timeout: float) -> dict:
             argv, extra = out if isinstance(out, tuple) else (out, {})
         argv = [a.replace("{docs}", str(work / "docs")) for a in argv]
         digest = hashlib.sha256(db.read_bytes()).hexdigest()
-        code, stdout, stderr = trag(["-d", str(db), *argv], timeout, extra.get("fsize"), extra.get("env"))
+        # extra: "env" for the command, a shorter "timeout" (a case that may hang), what
+        # stdout "says" and what the output must not hold raw ("never") for it to survive.
+        code, stdout, stderr = trag(["-d", str(db), *argv], min(timeout, extra.get("timeout", timeout)),
+                                    extra.get("fsize"), extra.get("env"))
         if holder is not None:
             holder.wait(timeout=600)
         if extra.get("release"):  # a lock or a read-only folder the case held for the run
@@ -555,9 +758,10 @@ def run_case(name, setup, expected, template: Path, timeout: float) -> dict:
         clear = code in (1, 2) and len(errors) == 1 and not result["traceback"]
         if extra.get("listing"):  # `doctor` lists what it found and exits 1, without `Error:`
             clear = code == 1 and not result["traceback"]
-        # what the user must be told, and what never (`busy`, never `damaged`)
-        said = stdout + stderr
-        told = extra.get("says", "") in said and not any(w in said for w in extra.get("never", ()))
+        # what the user must be told, and what never, raw or at all (`busy`, never `damaged`)
+        said, says = stdout + stderr, extra.get("says", ())
+        told = (all(w in said for w in ([says] if isinstance(says, str) else says))
+                and not any(w in said for w in extra.get("never", ())))
         result["told"] = told
         after = documents(db)
         lost = not before_docs <= after

@@ -863,3 +863,132 @@ def test_unparsable_qdrant_urls_are_one_line(index, tmp_path, url):
                  ["-d", index, "push", "--to", url]):
         _one_line_refusal(run(*args), url[:12])
     assert not (tmp_path / "new.db").exists()
+# --- round two: model discovery and GGUF files ---
+
+
+@pytest.fixture
+def model_user(tmp_path, monkeypatch) -> tuple[Path, Path]:
+    """A user whose home is in tmp_path, no tool variable set, and one good model of their own
+    in TRAG_TUI_MODEL_DIR (work/own); (home, work)."""
+    from trag_tui.models import files as model_files
+
+    home, own = tmp_path / "home", tmp_path / "own"
+    home.mkdir()
+    own.mkdir()
+    (own / HOSTILE.SURVIVOR_MODEL).write_bytes(HOSTILE.gguf())
+    for name, value in HOSTILE.model_env(home, TRAG_TUI_MODEL_DIR=str(own)).items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setattr(model_files, "OLLAMA_SERVICE_MODELS", tmp_path / "no-service")
+    return home, tmp_path
+
+
+def _trag(*args: str | Path, timeout: float = 60) -> subprocess.CompletedProcess:
+    """The CLI in a subprocess, in this environment: a command that waits on a pipe times out
+    (and fails the test) instead of hanging the suite."""
+    return subprocess.run([sys.executable, "-m", "trag_tui", *map(str, args)], capture_output=True,
+                          text=True, timeout=timeout, cwd=REPO, env=dict(os.environ))
+
+
+@pytest.mark.parametrize("build", [
+    HOSTILE.pipe_as_ollama_blob, HOSTILE.pipe_as_lmstudio_pointer, HOSTILE.pipe_as_hf_refs_main,
+    HOSTILE.pipe_as_hf_snapshot_file, HOSTILE.pipe_as_llm_gguf_model,
+    HOSTILE.pipe_as_llm_gguf_registry], ids=lambda build: build.__name__)
+def test_a_pipe_in_a_tools_models_folder_is_skipped_with_its_reason(model_user, build):
+    home, work = model_user
+    path, reason = build(home, work)
+    proc = _trag("models", "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert HOSTILE.SURVIVOR_MODEL in {row["name"] for row in json.loads(proc.stdout)}
+    assert f"skipped {path}: {reason}" in proc.stderr.splitlines()
+
+
+def test_model_option_on_a_pipe_is_one_clear_line(model_user, index, monkeypatch):
+    _home, work = model_user
+    pipe = HOSTILE._pipe_model(work)
+    proc = _trag("-d", index, "ask", "bank rate", "--model", pipe)
+    errors = [line for line in proc.stderr.splitlines() if line.startswith("Error:")]
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    assert errors == [f"Error: the model path is not a regular file (a named pipe): {pipe}"]
+    monkeypatch.setenv("TRAG_TUI_MODEL", str(pipe))  # the listing is still shown, none marked
+    proc = _trag("models")
+    assert proc.returncode == 0 and HOSTILE.SURVIVOR_MODEL in proc.stdout
+    assert not any(line.startswith("*") for line in proc.stdout.splitlines())
+
+
+def test_a_gguf_of_nested_arrays_is_skipped_and_refused_in_one_line(model_user, index):
+    home, work = model_user
+    path, reason = HOSTILE.gguf_of_nested_arrays(home, work)
+    r = run("models")
+    assert r.exit_code == 0 and HOSTILE.SURVIVOR_MODEL in r.stdout
+    assert f"skipped {path}: {reason}" in r.stderr.splitlines()
+    r = run("-d", index, "ask", "bank rate", "--model", path)
+    assert r.exit_code == 1
+    assert r.stderr.strip() == f"Error: {path} is not a usable GGUF model file: {reason}"
+
+
+def test_gguf_counts_and_lengths_are_bounded_by_the_file(model_user, tmp_path):
+    import struct
+
+    from trag_tui.models.gguf import read_metadata
+
+    def text(data: bytes) -> bytes:
+        return struct.pack("<Q", len(data)) + data
+
+    head = b"GGUF" + struct.pack("<IQQ", 3, 0, 2)
+    huge_string = head + text(b"general.architecture") + struct.pack("<IQ", 8, 1 << 63) + b"llama"
+    huge_array = head + text(b"x") + struct.pack("<IIQ", 9, 10, (1 << 64) - 1) + b"\0" * 64
+    for i, data in enumerate((huge_string, huge_array)):
+        (tmp_path / f"{i}.gguf").write_bytes(data)
+        assert read_metadata(tmp_path / f"{i}.gguf") == {}
+    # 2^63 strings over a sparse 10 GB file of zeros, each an empty string: read to a bound.
+    home, work = model_user
+    HOSTILE.gguf_claiming_2_63_strings(home, work)
+    proc = _trag("models", "--json", timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    rows = {row["name"]: row for row in json.loads(proc.stdout)}
+    assert rows["claims-Q5_0.gguf"]["quantization"] == "Q5_0"  # from the name, as for a cut header
+
+
+def test_a_hugging_face_cache_1100_folders_deep_is_walked_to_a_limit(model_user, request):
+    home, work = model_user
+    path, reason = HOSTILE.hf_cache_1100_deep(home, work)
+    request.addfinalizer(lambda: _remove_deep(home / ".cache"))
+    r = run("models")
+    assert r.exit_code == 0 and HOSTILE.SURVIVOR_MODEL in r.stdout
+    assert "org/repo/good-Q8_0.gguf" in r.stdout  # the snapshot's own file, once (no loop)
+    assert r.stdout.count("good-Q8_0.gguf  ") == 1
+    assert f"skipped {path}: {reason}" in r.stderr.splitlines()
+
+
+def test_a_manifest_of_deeply_nested_json_is_skipped(model_user):
+    home, work = model_user
+    path, reason = HOSTILE.ollama_manifest_nested_deep(home, work)
+    r = run("models")
+    assert r.exit_code == 0 and HOSTILE.SURVIVOR_MODEL in r.stdout
+    assert f"skipped {path}: {reason}" in r.stderr.splitlines()
+
+
+def test_models_prints_names_and_header_text_escaped(model_user):
+    home, work = model_user
+    HOSTILE.escapes_in_model_names(home, work)
+    r = run("models")
+    assert r.exit_code == 0
+    assert not any(raw in r.output for raw in HOSTILE.RAW_ON_A_TERMINAL)
+    lines = r.stdout.splitlines()
+    assert len(lines) == 4  # the heading, the bundled model, the survivor and the hostile one
+    assert any("esc\\x1b[2J\\x07\\u202e\\nforged  1 B" in line for line in lines)
+    r = run("models", "--json")
+    assert not any(raw in r.stdout for raw in HOSTILE.RAW_ON_A_TERMINAL)
+    rows = {row["name"]: row for row in json.loads(r.stdout)}
+    assert rows[HOSTILE.ESCAPED_MODEL_NAME]["architecture"] == "ll\x9bama\u202e"
+
+
+def test_a_home_no_one_has_is_a_path_not_a_traceback(model_user, index, monkeypatch):
+    home, work = model_user
+    HOSTILE.pointer_to_no_such_home(home, work)
+    monkeypatch.setenv("TRAG_TUI_MODEL_DIR", f"~nosuchuser-trag/own{os.pathsep}{work / 'own'}")
+    r = run("models")
+    assert r.exit_code == 0 and HOSTILE.SURVIVOR_MODEL in r.stdout
+    r = run("-d", index, "ask", "bank rate", "--model", "~nosuchuser-trag/m.gguf")
+    assert r.exit_code == 1
+    assert r.stderr.strip() == "Error: model file not found: ~nosuchuser-trag/m.gguf"

@@ -680,24 +680,28 @@ def models(ctx, as_json):
 
     settings: Settings = ctx.obj["settings"]
     places = default_places(settings.model_dir)
-    found = find_models(places=places)
+    skipped = []  # what discovery passed over, and why
+    found = find_models(places=places, skipped=skipped)
     try:
         chosen = str(model_path(settings).resolve())
     except GenerationError:
         chosen = None  # `ask` will say why; the list is still worth showing
     if as_json:
-        click.echo(json.dumps(
-            [dict(m.to_dict(), selected=str(m.path.resolve()) == chosen) for m in found],
-            ensure_ascii=False, indent=2))
-        return
-    rows = [("", "NAME", "SIZE", "QUANT", "SOURCE", "PATH")] + [
-        ("*" if str(m.path.resolve()) == chosen else "", m.name, human_size(m.size),
-         m.quantization or "?", m.source, str(m.path)) for m in found]
-    widths = [max(len(r[i]) for r in rows) for i in range(5)]
-    for row in rows:
-        click.echo("  ".join(c.ljust(w) for c, w in zip(row, widths)) + "  " + row[5])
-    if len(found) <= 1:
-        looked = ", ".join(f"{src} {path}" for src, path in places.described())
+        _echo_json([dict(m.to_dict(), selected=str(m.path.resolve()) == chosen) for m in found],
+                   indent=2)
+    else:
+        # Names and paths come from other tools' folders: escaped, so none can forge a row.
+        rows = [("", "NAME", "SIZE", "QUANT", "SOURCE", "PATH")] + [
+            ("*" if str(m.path.resolve()) == chosen else "", safe_line(m.name),
+             human_size(m.size), safe_line(m.quantization or "?"), m.source,
+             safe_line(str(m.path))) for m in found]
+        widths = [max(len(r[i]) for r in rows) for i in range(5)]
+        for row in rows:
+            click.echo("  ".join(c.ljust(w) for c, w in zip(row, widths)) + "  " + row[5])
+    for s in skipped:
+        click.echo(f"skipped {safe_line(str(s.path))}: {safe_line(s.reason)}", err=True)
+    if len(found) <= 1 and not as_json:
+        looked = ", ".join(f"{src} {safe_line(str(path))}" for src, path in places.described())
         click.echo(f"\nNo other GGUF files found; looked in: {looked}", err=True)
 
 

