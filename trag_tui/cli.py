@@ -435,8 +435,8 @@ def ask(ctx, question, as_of, model, k, mode, max_tokens, evidence_only, scope, 
                 if isinstance(event, Retrieved) and not as_json:
                     res = event.result
                     scope = f"; {res.scope.label()}" if res.scope else ""
-                    _echo(f"({res.mode}: {res.reason}; as of {res.query.as_of.isoformat()}"
-                          f"{scope})\n", err=True)
+                    _echo(safe_line(f"({res.mode}: {res.reason}; as of {res.query.as_of.isoformat()}"
+                                    f"{scope})") + "\n", err=True)
                 elif isinstance(event, Token) and not as_json:
                     _echo(event.text, nl=False)
                     sys.stdout.flush()
