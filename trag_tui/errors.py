@@ -49,3 +49,12 @@ class QdrantError(TragError):
 
 class PullError(QdrantError):
     """A slice that cannot be pulled as asked, in one line for the user."""
+
+
+class InputError(TragError, ValueError):
+    """A value from outside (a date, a batch or eval row, a setting) that cannot be used; the
+    message names it and what it may be. A ValueError too, for callers that check values so."""
+
+
+class SettingError(InputError):
+    """A setting (environment, config file or flag) outside the range the program can use."""

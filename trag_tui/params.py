@@ -7,6 +7,7 @@ error names the option and the allowed range.
 """
 from __future__ import annotations
 
+import datetime as dt
 import math
 import os
 import stat
@@ -56,6 +57,25 @@ class Question(click.ParamType):
         return text
 
 
+class Day(click.ParamType):
+    """A date in YYYY-MM-DD form anywhere in the calendar (0001-01-01 to 9999-12-31)."""
+
+    name = "date"
+
+    def convert(self, value, param, ctx):
+        from .errors import InputError
+        from .temporal.calendar import read_day
+
+        if isinstance(value, dt.date):
+            return value
+        if value == "":
+            return None  # `--as-of "$DAY"` with nothing in it: the default, as if not given
+        try:
+            return read_day(value, "")
+        except InputError as exc:
+            self.fail(safe_line(exc.message), param, ctx)
+
+
 class RegularFile(click.Path):
     """An existing regular file: a folder, a pipe or a device is refused before anything reads it."""
 
@@ -82,6 +102,8 @@ LAMBDA = FiniteFloat(0.0, 1e6)
 #: --tau: the decay's time scale in days (0: taken from the publication cadence).
 TAU = FiniteFloat(0.0, 1e6)
 QUESTION = Question()
+#: --as-of, --since, --until, --default-date.
+DAY = Day()
 #: --batch: a JSONL file; undecodable bytes become U+FFFD instead of stopping the batch.
 BATCH = click.File("r", encoding="utf-8", errors="replace")
 #: --model: a GGUF file, never a pipe or a device that would be read forever.

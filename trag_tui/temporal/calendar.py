@@ -91,6 +91,31 @@ def latest(rebase: Callable[[int], Span], as_of: dt.date) -> Span:
     return span if span[0] <= as_of else rebase(as_of.year - 1)
 
 
+#: How a date given from outside is asked for, with the range the calendar holds.
+DAY_FORM = f"a date in YYYY-MM-DD form, {dt.date.min.isoformat()} to {dt.date.max.isoformat()}"
+
+
+def read_day(value: object, what: str = "date") -> dt.date:
+    """A date given from outside (an option, a batch or eval row): text in YYYY-MM-DD form
+    inside the calendar, or InputError naming `what` and the value, never a stray TypeError."""
+    from ..errors import InputError
+
+    if isinstance(value, str):
+        try:
+            return dt.date.fromisoformat(value.strip())
+        except ValueError:
+            pass
+    raise InputError(f"{what} {json_text(value)} is not {DAY_FORM}")
+
+
+def json_text(value: object) -> str:
+    """A value read from JSON as it was written, short (for a message naming it)."""
+    import json
+
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def iso_day(value: object) -> dt.date | None:
     """The day of a stored date ("2025-11-19", "2025-11-19T10:00", a date), or None when there
     is none or it is not one: how dates kept in the index are read back everywhere."""
