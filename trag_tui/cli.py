@@ -196,7 +196,7 @@ class _Bar:
 @click.option("--embedder", help="A local sentence-transformers model folder (default: bundled MiniLM).")
 @click.option("--default-date", type=params.DAY, help="Date (YYYY-MM-DD) for documents where none is found.")
 @click.option("--prune", is_flag=True, help="Remove documents whose files are gone.")
-@click.option("--workers", type=click.IntRange(min=1), help="Embedding processes (default 1).")
+@click.option("--workers", type=params.WORKERS, help="Embedding processes (default 1).")
 @click.option("--device", type=click.Choice(["cpu", "cuda", "auto"]), help="Where to embed (default cpu).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.pass_context
@@ -387,7 +387,7 @@ def search(ctx, question, as_of, k, mode, decay, alpha, lam, tau, fusion, scope,
 @click.option("-k", "--k", "k", type=params.K, help="Number of sources.")
 @click.option("--mode", type=click.Choice(["hard_filter", "decay", "evolution", "comparison", "hybrid"]),
               help="Force a retrieval mode.")
-@click.option("--max-tokens", type=click.IntRange(min=1), help="Longest answer in tokens.")
+@click.option("--max-tokens", type=params.MAX_TOKENS, help="Longest answer in tokens.")
 @click.option("--evidence-only", is_flag=True, help="Skip the model: the answer is quoted from the sources.")
 @click.option("--scope", type=click.Choice(["auto", "none"]),
               help="auto (default): keep to the speakers and sources the question names; none: off.")

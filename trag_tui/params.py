@@ -3,7 +3,8 @@
 `-k -1` would return a whole candidate pool, `--alpha nan` poisons every score, an empty
 question would still run the model, and an undecodable byte in a question would stop a search
 half-way. Each knob gets one click type here, shared by every command that takes it, and the
-error names the option and the allowed range.
+error names the option and the allowed range, the range the same setting has in the
+environment or the config file (`settings.RANGES`).
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import stat
 
 import click
 
+from .settings import RANGES
 from .text.safe import clean_question, safe_line
 
 
@@ -94,13 +96,17 @@ class RegularFile(click.Path):
 
 
 #: -k: how many hits or sources (at least one).
-K = click.IntRange(min=1, max=10_000)
+K = click.IntRange(*RANGES["k"])
 #: --alpha: the weight of recency against relevance, a share.
-ALPHA = FiniteFloat(0.0, 1.0)
+ALPHA = FiniteFloat(*RANGES["alpha"])
 #: --lambda: how fast the rational decay falls, per year.
-LAMBDA = FiniteFloat(0.0, 1e6)
+LAMBDA = FiniteFloat(*RANGES["lam"])
 #: --tau: the decay's time scale in days (0: taken from the publication cadence).
-TAU = FiniteFloat(0.0, 1e6)
+TAU = FiniteFloat(*RANGES["tau"])
+#: --max-tokens: the longest answer.
+MAX_TOKENS = click.IntRange(*RANGES["max_tokens"])
+#: --workers: embedding processes.
+WORKERS = click.IntRange(*RANGES["embed_workers"])
 QUESTION = Question()
 #: --as-of, --since, --until, --default-date.
 DAY = Day()
