@@ -26,7 +26,7 @@ RANGES: dict[str, tuple[float, float]] = {
     "max_file_mb": (0.001, 1024), "k": (1, 10_000), "candidates": (1, 100_000),
     "rrf_k": (0, 1_000_000), "bm25_weight": (0, 1e6), "dense_weight": (0, 1e6),
     "alpha": (0, 1), "lam": (0, 1e6), "tau": (0, 1e6), "gamma": (0, 1e6),
-    "evolution_pool": (1, 100_000), "evolution_floor": (0, 1), "max_tokens": (1, 1_048_576),
+    "evolution_pool": (1, 100_000), "evolution_floor": (0, 1), "max_tokens": (1, 131_071),
     "n_ctx": (256, 131_072), "temperature": (0, 10), "threads": (0, 1024),
 }
 #: The words each word-valued setting may be.
