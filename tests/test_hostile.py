@@ -648,9 +648,8 @@ def _out_of_range(name: str) -> list[str]:
 
 @pytest.mark.parametrize("name", _numeric_fields())
 def test_an_out_of_range_setting_is_one_line_naming_the_variable_and_its_range(name):
-    from trag_tui.settings import RANGES
+    from trag_tui.settings import range_text
 
-    low, high = RANGES[name]
     variable = f"TRAG_TUI_{name.upper()}"
     for value in _out_of_range(name):
         result = CliRunner().invoke(cli, ["parse", "rates in 2019"], env={variable: value})
@@ -658,7 +657,7 @@ def test_an_out_of_range_setting_is_one_line_naming_the_variable_and_its_range(n
         assert not isinstance(result.exception, Exception) or isinstance(result.exception, SystemExit)
         lines = result.output.splitlines()
         assert len(lines) == 1 and lines[0].startswith("Error:"), (variable, value, result.output)
-        assert variable in lines[0] and f"from {low:g} to {high:g}" in lines[0], lines[0]
+        assert variable in lines[0] and range_text(name) in lines[0], lines[0]
         assert len(lines[0]) < 200
 
 
@@ -776,3 +775,11 @@ def test_stats_prints_a_shared_files_years_and_names_safely(index):
     r = run("-d", index, "stats")
     assert r.exit_code == 0, r.output
     assert "ab\\u200bc" in r.output and "\u200b" not in r.output
+
+
+@pytest.mark.parametrize("command", ["/tau nan", "/tau inf", "/alpha 5", "/k 100000"])
+def test_the_chat_apps_overrides_keep_to_the_settings_ranges(command):
+    from trag_tui.tui.overrides import Overrides, apply_command
+
+    with pytest.raises(ValueError, match="must be a number from"):
+        apply_command(Overrides(), command)

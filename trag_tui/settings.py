@@ -173,8 +173,14 @@ def _coerce(name: str, hint: Any, value: Any, origin: str = "") -> Any:
     number = _number(value, hint)
     if number is None or not low <= number <= high:
         what = "a whole number" if hint is int else "a number"
-        raise SettingError(f"{label} is {_shown(value)}; it must be {what} from {low:g} to {high:g}")
+        raise SettingError(f"{label} is {_shown(value)}; it must be {what} {range_text(name)}")
     return number
+
+
+def range_text(name: str) -> str:
+    """'from 1 to 10000': the range of a numeric setting as a message says it."""
+    low, high = RANGES[name]
+    return "from " + " to ".join(str(int(x)) if float(x).is_integer() else f"{x:g}" for x in (low, high))
 
 
 def _number(value: Any, hint: type) -> int | float | None:
