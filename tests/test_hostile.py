@@ -783,3 +783,18 @@ def test_the_chat_apps_overrides_keep_to_the_settings_ranges(command):
 
     with pytest.raises(ValueError, match="must be a number from"):
         apply_command(Overrides(), command)
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero")
+@pytest.mark.parametrize("args", [["search", "--batch", "/dev/zero"], ["parse", "--batch", "/dev/zero"],
+                                  ["ask", "--batch", "/dev/zero"], ["eval", "/dev/zero"]])
+def test_a_device_given_as_a_file_of_questions_is_refused_before_it_is_read(index, args):
+    # /dev/zero never ends a line: read, it would fill the memory; the process is timed out.
+    p = subprocess.run([sys.executable, "-m", "trag_tui", "-d", str(index), *args], capture_output=True,
+                       text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert p.returncode == 2 and "/dev/zero is not a regular file or a pipe" in p.stderr, p.stderr
+    assert "Traceback" not in p.stderr
+    # standard input (a pipe) still gives questions
+    r = CliRunner().invoke(cli, ["-d", str(index), "parse", "--batch", "-"],
+                           input='{"query": "rates in 2019"}\n')
+    assert r.exit_code == 0 and json.loads(r.output)["start"] == "2019-01-01", r.output

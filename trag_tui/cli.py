@@ -465,7 +465,7 @@ def ask(ctx, question, as_of, model, k, mode, max_tokens, evidence_only, scope, 
 
 @cli.command(name="eval")
 @_database
-@click.argument("qa_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("qa_file", type=params.QA_FILE)
 @click.option("-k", "--k", "k", type=params.K, default=5, show_default=True)
 @click.option("--category", multiple=True, help="Only questions of this category (repeatable).")
 @click.option("--limit", type=click.IntRange(min=1), help="At most this many questions.")

@@ -12,6 +12,7 @@ import datetime as dt
 import math
 import os
 import stat
+from pathlib import Path
 
 import click
 
@@ -78,21 +79,51 @@ class Day(click.ParamType):
             self.fail(safe_line(exc.message), param, ctx)
 
 
-class RegularFile(click.Path):
-    """An existing regular file: a folder, a pipe or a device is refused before anything reads it."""
+def _not_readable(value) -> str | None:
+    """Why a path cannot be read to its end (None when it can): a device (`/dev/zero` never ends
+    a line, a terminal never ends), a folder or a socket; a regular file or a pipe can."""
+    try:
+        mode = os.stat(value).st_mode
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    if stat.S_ISREG(mode) or stat.S_ISFIFO(mode):
+        return None
+    return "is a folder" if stat.S_ISDIR(mode) else "is not a regular file or a pipe"
 
-    def __init__(self):
-        super().__init__(exists=True, dir_okay=False)
+
+class RegularFile(click.Path):
+    """An existing regular file (or, with `pipes`, a named pipe): a folder, a device or a socket
+    is refused before anything reads it."""
+
+    def __init__(self, *, pipes: bool = False, path_type=None):
+        super().__init__(exists=True, dir_okay=False, path_type=path_type)
+        self.pipes = pipes
 
     def convert(self, value, param, ctx):
         value = super().convert(value, param, ctx)
-        try:
-            mode = os.stat(value).st_mode
-        except OSError as exc:
-            self.fail(f"{safe_line(str(value))}: {exc.strerror or exc}", param, ctx)
-        if not stat.S_ISREG(mode):
-            self.fail(f"{safe_line(str(value))} is not a regular file", param, ctx)
+        why = _not_readable(value)
+        if why is None and not self.pipes and not stat.S_ISREG(os.stat(value).st_mode):
+            why = "is not a regular file"
+        if why is not None:
+            self.fail(f"{safe_line(str(value))}: {why}" if not why.startswith("is ")
+                      else f"{safe_line(str(value))} {why}", param, ctx)
         return value
+
+
+class LinesFile(click.File):
+    """A file of lines to read (`--batch`): a regular file, a pipe, or `-` for standard input;
+    undecodable bytes become U+FFFD. A device or a folder is refused before anything reads it."""
+
+    def __init__(self):
+        super().__init__("r", encoding="utf-8", errors="replace")
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, (str, os.PathLike)) and os.fspath(value) != "-":
+            why = _not_readable(value)
+            if why is not None and os.path.lexists(value):
+                self.fail(f"{safe_line(str(value))} {why}" if why.startswith("is ")
+                          else f"{safe_line(str(value))}: {why}", param, ctx)
+        return super().convert(value, param, ctx)
 
 
 #: -k: how many hits or sources (at least one).
@@ -111,6 +142,8 @@ QUESTION = Question()
 #: --as-of, --since, --until, --default-date.
 DAY = Day()
 #: --batch: a JSONL file; undecodable bytes become U+FFFD instead of stopping the batch.
-BATCH = click.File("r", encoding="utf-8", errors="replace")
+BATCH = LinesFile()
+#: eval's question file: read to its end, so never a device.
+QA_FILE = RegularFile(pipes=True, path_type=Path)
 #: --model: a GGUF file, never a pipe or a device that would be read forever.
 MODEL_FILE = RegularFile()
