@@ -292,6 +292,8 @@ CASES = [
     ("zero-width characters in a file name (index)",
      _with({"check": lambda out, err: "x\\u200by.txt" in out and not any(c in out + err for c in HIDDEN)},
            _index_into(lambda f: (f / "x\u200by.txt").write_bytes(bytes(range(256)) * 10))), "survive"),
+    *[(f"/dev/zero as a file of questions ({args[0]})", _simple(args), "refuse")
+      for args in (["search", "--batch", "/dev/zero"], ["ask", "--batch", "/dev/zero"], ["eval", "/dev/zero"])],
 ]
 
 
