@@ -159,6 +159,8 @@ def _coerce(name: str, hint: Any, value: Any, origin: str = "") -> Any:
     SettingError naming the setting where it was given and what it may be."""
     label = f"{ENV_PREFIX}{name.upper()}" if origin == ENV_PREFIX else f"{origin}{name}"
     if hint is Path:
+        if not isinstance(value, (str, os.PathLike)) or not str(value):
+            raise SettingError(f"{label} is {_shown(value)}; it must be a file name")
         return Path(value)
     if hint == (str | None):
         return None if value in (None, "") else str(value)
