@@ -55,7 +55,8 @@ def _batch_rows(batch):
     characters (a lone surrogate becomes U+FFFD) here, once.
     """
     from .errors import InputError
-    from .temporal.calendar import json_text, read_day
+    from .temporal.calendar import read_day
+    from .text.safe import json_text
 
     for n, line in enumerate(batch, 1):
         if not line.strip():

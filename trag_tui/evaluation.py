@@ -15,7 +15,8 @@ from typing import Any, TypeAlias
 
 from .errors import InputError
 from .storage.store import from_day
-from .temporal.calendar import iso_day, json_text, read_day
+from .temporal.calendar import iso_day, read_day
+from .text.safe import json_text
 
 
 @dataclass(frozen=True)

@@ -109,6 +109,7 @@ def read_day(value: object, what: str = "date") -> dt.date:
     """A date given from outside (an option, a batch or eval row): text in YYYY-MM-DD form
     inside the calendar, or InputError naming `what` and the value, never a stray TypeError."""
     from ..errors import InputError
+    from ..text.safe import json_text
 
     if isinstance(value, str):
         try:
@@ -116,14 +117,6 @@ def read_day(value: object, what: str = "date") -> dt.date:
         except ValueError:
             pass
     raise InputError(f"{what} {json_text(value)} is not {DAY_FORM}")
-
-
-def json_text(value: object) -> str:
-    """A value read from JSON as it was written, short (for a message naming it)."""
-    import json
-
-    text = json.dumps(value, ensure_ascii=False, default=str)
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def iso_day(value: object) -> dt.date | None:

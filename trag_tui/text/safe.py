@@ -69,6 +69,13 @@ def safe_json(text: str) -> str:
     return re.sub("[^\x00-\x7e]+", shown, text)
 
 
+def json_text(value: object) -> str:
+    """A value read from JSON (a batch or eval row) as it was written, short, for a message
+    that names it: `20200101`, `[2020]`, `"yesterday"`."""
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def clean_question(text: str) -> str:
     """A question as typed, with undecodable bytes (lone surrogates) replaced, not fatal."""
     return re.sub("[\ud800-\udfff]", "\ufffd", text)
