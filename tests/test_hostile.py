@@ -679,7 +679,7 @@ def test_the_ends_of_a_settings_range_are_accepted(name, monkeypatch):
 
 
 @pytest.mark.parametrize("env, said", [
-    ({"TRAG_TUI_DECAY": "linear"}, "TRAG_TUI_DECAY is 'linear'; it must be one of rational, exp, rank"),
+    ({"TRAG_TUI_DECAY": "linear"}, "TRAG_TUI_DECAY is 'linear', an unknown decay; it must be one of rational, exp, rank"),
     ({"TRAG_TUI_DEVICE": "gpu"}, "TRAG_TUI_DEVICE"),
     ({"TRAG_TUI_TIME": "later"}, "TRAG_TUI_TIME"),
     ({"TRAG_TUI_CHUNK_OVERLAP": "50", "TRAG_TUI_CHUNK_WORDS": "50"}, "less than chunk_words"),

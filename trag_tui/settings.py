@@ -166,7 +166,7 @@ def _coerce(name: str, hint: Any, value: Any, origin: str = "") -> Any:
         return None if value in (None, "") else str(value)
     if name in CHOICES:
         if value not in CHOICES[name]:
-            raise SettingError(f"{label} is {_shown(value)}; it must be one of "
+            raise SettingError(f"{label} is {_shown(value)}, an unknown {name}; it must be one of "
                                + ", ".join(CHOICES[name]))
         return value
     if hint not in (int, float):
