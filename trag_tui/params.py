@@ -126,8 +126,14 @@ class LinesFile(click.File):
         return super().convert(value, param, ctx)
 
 
+def _whole(name: str) -> click.IntRange:
+    """A whole-number option with the range of the setting it stands for."""
+    low, high = RANGES[name]
+    return click.IntRange(int(low), int(high))
+
+
 #: -k: how many hits or sources (at least one).
-K = click.IntRange(*RANGES["k"])
+K = _whole("k")
 #: --alpha: the weight of recency against relevance, a share.
 ALPHA = FiniteFloat(*RANGES["alpha"])
 #: --lambda: how fast the rational decay falls, per year.
@@ -135,9 +141,9 @@ LAMBDA = FiniteFloat(*RANGES["lam"])
 #: --tau: the decay's time scale in days (0: taken from the publication cadence).
 TAU = FiniteFloat(*RANGES["tau"])
 #: --max-tokens: the longest answer.
-MAX_TOKENS = click.IntRange(*RANGES["max_tokens"])
+MAX_TOKENS = _whole("max_tokens")
 #: --workers: embedding processes.
-WORKERS = click.IntRange(*RANGES["embed_workers"])
+WORKERS = _whole("embed_workers")
 QUESTION = Question()
 #: --as-of, --since, --until, --default-date.
 DAY = Day()
