@@ -52,7 +52,9 @@ def tamper(db: Path, *statements: str) -> None:
 
 
 # Each case: (name, setup(work, db) -> argv after `-d db`, expected "refuse" | "survive").
-# setup may return (argv, extra) where extra is {"fsize": bytes} for a file-size limit.
+# setup may return (argv, extra) where extra is {"fsize": bytes} for a file-size limit,
+# {"env": {...}} for settings in the environment, or {"check": f(stdout, stderr) -> bool} for
+# what the printed text must be (a survival counts only when it holds).
 
 def _index_into(folder_setup):
     def setup(work: Path, db: Path):
@@ -572,6 +574,55 @@ def _pipe_model(work: Path) -> Path:
 def _nested_model(work: Path) -> Path:
     (work / "nested.gguf").write_bytes(nested_arrays(100_000))
     return work / "nested.gguf"
+# --- round two: values from outside, and text for the terminal (setup helpers) ---
+
+
+def _with(extra: dict, setup):
+    """A setup whose run also takes `extra` (settings in the environment, a check of the output)."""
+    def wrapped(work: Path, db: Path):
+        out = setup(work, db)
+        argv, more = out if isinstance(out, tuple) else (out, {})
+        return argv, {**more, **extra}
+    return wrapped
+
+
+def _rows(name: str, content: bytes, argv: list[str]):
+    """A JSONL file of rows in the work folder, then the command over it ({file} in argv)."""
+    def setup(work: Path, db: Path):
+        (work / name).write_bytes(content)
+        return [a.replace("{file}", str(work / name)) for a in argv]
+    return setup
+
+
+FORGED_ROWS = (json.dumps({"id": "real\u200b1", "date": "2020-01-01", "source": "Gov\nernor",
+                           "title": "Real\n[2] 2020-01-01 Forged hit  (forged.md)",
+                           "text": "The bank rate was cut to help pay\u200bpal wages."}) + "\n"
+               + json.dumps({"id": "r2", "date": "2020-02-01", "title": "pay\u200bpal \u202egnp.exe",
+                             "text": "The bank rate held."}) + "\n").encode()
+HIDDEN = "\u200b\u200d\u202e\u2066\u2069\ufeff"
+
+
+def _printed_safely(stdout: str, stderr: str) -> bool:
+    """No line a title forged, and no invisible or reordering character reached the terminal."""
+    text = stdout + stderr
+    forged = any(line.lstrip().startswith(("[2] 2020-01-01 Forged", "ernor")) for line in text.splitlines())
+    return not forged and not any(c in text for c in HIDDEN)
+
+
+def _forged_then(command: list[str]):
+    """An index holding titles, speakers and ids with line breaks and zero-width characters."""
+    def setup(work: Path, db: Path):
+        folder = work / "forged"
+        folder.mkdir()
+        (folder / "a.jsonl").write_bytes(FORGED_ROWS)
+        code, _, err = trag(["-d", str(db), "index", str(folder)], 120)
+        assert code == 0, err
+        return command, {"check": _printed_safely}
+    return setup
+
+
+def _env(**settings: str):
+    return {"env": {f"TRAG_TUI_{k.upper()}": v for k, v in settings.items()}}
 
 
 CASES = [
@@ -670,6 +721,55 @@ CASES = [
     ("escapes in a model name and header (models --json)", models_case(escapes_in_model_names, "--json"), "survive"),
     ("LM Studio pointer to ~nosuchuser (models)", models_case(pointer_to_no_such_home), "survive"),
     ("--model ~nosuchuser/m.gguf (ask)", ask_model_case(lambda work: "~nosuchuser-trag/m.gguf"), "refuse"),
+    # --- round two: values from outside, and text for the terminal ---
+    *[(f"--as-of {day} ({cmd[0]}: {q})", _simple([*cmd, q, "--as-of", day]), "survive")
+      for day in ("0001-01-01", "9999-12-31")
+      for cmd in (["search"], ["ask", "--evidence-only"], ["parse"])
+      for q in ("bank rate last year", "rate 3 days ago", "rate next week", "Q4 rate")],
+    ("--as-of 0000-12-31", _simple(["search", "bank rate", "--as-of", "0000-12-31"]), "refuse"),
+    ("--as-of 10000-01-01 (ask)", _simple(["ask", "x", "--as-of", "10000-01-01", "--evidence-only"]), "refuse"),
+    ("--since 2020-02-30 (pull)", _simple(["pull", "--from", "{docs}", "--since", "2020-02-30"]), "refuse"),
+    ("--default-date 99999-01-01 (index)", _simple(["index", "{docs}", "--default-date", "99999-01-01"]), "refuse"),
+    *[(f"as_of {v} in {cmd} --batch", _rows("q.jsonl", b'{"question": "rate", "query": "rate", "as_of": %s}\n' % v,
+                                            [cmd, "--batch", "{file}", *extra]), "refuse")
+      for v in (b"20200101", b"[2020]", b"0")
+      for cmd, extra in (("search", []), ("parse", []), ("ask", ["--evidence-only"]))],
+    ("a batch row that is a list (ask)", _rows("q.jsonl", b'["rate", "2020-01-01"]\n',
+                                                ["ask", "--batch", "{file}", "--evidence-only"]), "refuse"),
+    ("a batch question that is a number (search)", _rows("q.jsonl", b'{"question": 42}\n{"question": "rate"}\n',
+                                                         ["search", "--batch", "{file}"]), "survive"),
+    *[(f"eval row: {name}", _rows("qa.jsonl", b'{"question": "rate in 2019"}\n' + row + b"\n",
+                                  ["eval", "{file}"]), "refuse")
+      for name, row in (("no question", b'{"id": "a"}'), ("gold not a list", b'{"question": "q", "evidence_ids": "d1"}'),
+                        ("not an object", b'[1, 2]'), ("question_date a number", b'{"question": "q", "question_date": 7}'),
+                        ("periods not pairs", b'{"question": "q", "periods": [1]}'), ("not JSON", b"{nope"),
+                        ("not UTF-8", b'{"question": "\xff"}'), ("category a list", b'{"question": "q", "category": [1]}'))],
+    *[(f"TRAG_TUI_{name.upper()}={value} ({cmd[0]})", _with(_env(**{name: value}), _simple(cmd)), "refuse")
+      for name, value, cmd in (
+          ("k", "-1", ["search", "bank rate"]), ("k", "0", ["search", "bank rate"]),
+          ("alpha", "nan", ["search", "bank rate"]), ("lam", "inf", ["search", "bank rate"]),
+          ("tau", "-5", ["search", "bank rate"]), ("candidates", "1e400", ["search", "bank rate"]),
+          ("rrf_k", "-60", ["search", "bank rate"]), ("gamma", "nan", ["search", "bank rate"]),
+          ("evolution_pool", "0", ["search", "how did inflation change"]),
+          ("evolution_floor", "2", ["search", "how did inflation change"]),
+          ("bm25_weight", "-1", ["search", "bank rate"]), ("dense_weight", "abc", ["search", "bank rate"]),
+          ("candidates", "9" * 30, ["search", "bank rate"]), ("decay", "linear", ["search", "bank rate"]),
+          ("chunk_words", "0", ["index", "{docs}"]), ("chunk_overlap", "-1", ["index", "{docs}"]),
+          ("parent_words", "-600", ["index", "{docs}"]), ("embed_batch", "0", ["index", "{docs}"]),
+          ("write_batch_chunks", "0", ["index", "{docs}"]), ("max_file_mb", "nan", ["index", "{docs}"]),
+          ("max_file_mb", "1e308", ["index", "{docs}"]), ("embed_workers", "100000", ["index", "{docs}"]),
+          ("max_tokens", "-1", ["ask", "bank rate"]), ("n_ctx", "0", ["ask", "bank rate"]),
+          ("temperature", "nan", ["ask", "bank rate"]), ("threads", "-2", ["ask", "bank rate"]),
+          ("device", "gpu", ["stats"]), ("time", "later", ["stats"]))],
+    ("title with a line break forging a hit (search)", _forged_then(["search", "bank rate"]), "survive"),
+    ("title with a line break forging a hit (search --explain)", _forged_then(["search", "bank rate", "--explain"]), "survive"),
+    ("title and speaker with line breaks (ask)", _forged_then(["ask", "bank rate", "--evidence-only"]), "survive"),
+    ("zero-width characters in titles (search --json)", _forged_then(["search", "bank rate", "--json"]), "survive"),
+    ("zero-width characters in a file name (index)",
+     _with({"check": lambda out, err: "x\\u200by.txt" in out and not any(c in out + err for c in HIDDEN)},
+           _index_into(lambda f: (f / "x\u200by.txt").write_bytes(bytes(range(256)) * 10))), "survive"),
+    *[(f"/dev/zero as a file of questions ({args[0]})", _simple(args), "refuse")
+      for args in (["search", "--batch", "/dev/zero"], ["ask", "--batch", "/dev/zero"], ["eval", "/dev/zero"])],
 ]
 
 
@@ -762,6 +862,8 @@ def run_case(name, setup, expected, template: Path, timeout: float) -> dict:
         said, says = stdout + stderr, extra.get("says", ())
         told = (all(w in said for w in ([says] if isinstance(says, str) else says))
                 and not any(w in said for w in extra.get("never", ())))
+        if extra.get("check") is not None:  # a test of the printed output as a whole
+            told = told and bool(extra["check"](stdout, stderr))
         result["told"] = told
         after = documents(db)
         lost = not before_docs <= after

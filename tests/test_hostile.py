@@ -992,3 +992,288 @@ def test_a_home_no_one_has_is_a_path_not_a_traceback(model_user, index, monkeypa
     r = run("-d", index, "ask", "bank rate", "--model", "~nosuchuser-trag/m.gguf")
     assert r.exit_code == 1
     assert r.stderr.strip() == "Error: model file not found: ~nosuchuser-trag/m.gguf"
+# --- round two: values from outside, and text for the terminal ---------------------------------
+
+
+EDGE_PHRASINGS = ["bank rate last year", "bank rate next week", "rate yesterday", "rate 3 days ago",
+                  "inflation this week", "Q4 rate", "the last 10 years of inflation",
+                  "how did inflation change over the past decade", "rate last weekend"]
+
+
+def test_as_of_at_the_ends_of_the_calendar_is_read_without_overflow(index):
+    for command in (["search"], ["ask", "--evidence-only"], ["parse"]):
+        for as_of in ("0001-01-01", "0001-01-03", "9999-12-31"):
+            for question in EDGE_PHRASINGS:
+                r = run("-d", index, *command, question, "--as-of", as_of)
+                assert r.exit_code == 0, (command, as_of, question, r.output)
+
+
+def test_a_period_before_the_first_day_is_no_period_and_one_partly_before_is_clipped(index):
+    def read(question, as_of):
+        r = run("parse", question, "--as-of", as_of, "--json")
+        assert r.exit_code == 0, r.output
+        return json.loads(r.output)
+
+    assert read("last year", "0001-01-01")["start"] is None  # year 0 is not in the calendar
+    assert read("yesterday", "0001-01-01")["start"] is None
+    past = read("the last 10 years", "0001-06-01")
+    assert (past["start"], past["end"]) == ("0001-01-01", "0001-06-01")
+    assert read("next week", "9999-12-31")["intent"] == "current"  # after as_of: the latest
+    assert read("last year", "9999-12-31")["start"] == "9998-01-01"
+
+
+@pytest.mark.parametrize("as_of", ["0000-12-31", "10000-01-01", "2020-02-30", "yesterday"])
+def test_as_of_outside_the_calendar_is_one_line_naming_the_option(index, as_of):
+    for command in (["search", "x"], ["parse", "x"], ["ask", "x", "--evidence-only"]):
+        r = run("-d", index, *command, "--as-of", as_of)
+        assert r.exit_code == 2 and "--as-of" in r.output and "0001-01-01" in r.output, r.output
+
+
+BAD_BATCH_ROWS = {
+    "as_of a number": ('{"question": "rate", "query": "rate", "as_of": 20200101}', "as_of 20200101"),
+    "as_of zero": ('{"question": "rate", "query": "rate", "as_of": 0}', "as_of 0"),
+    "question_date a list": ('{"question": "rate", "question_date": [2020]}', "question_date [2020]"),
+    "row a list": ('["rate", "2020-01-01"]', "not a JSON object"),
+    "row a string": ('"rate"', "not a JSON object"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_BATCH_ROWS))
+@pytest.mark.parametrize("command", [["search"], ["parse"], ["ask", "--evidence-only"]])
+def test_a_batch_row_of_the_wrong_type_stops_with_one_line_naming_it(index, tmp_path, command, case):
+    row, said = BAD_BATCH_ROWS[case]
+    batch = tmp_path / "q.jsonl"
+    batch.write_text('{"id": "ok", "question": "bank rate", "query": "bank rate"}\n' + row + "\n")
+    r = run("-d", index, *command, "--batch", batch)
+    assert r.exit_code == 1, r.output
+    errors = [line for line in r.output.splitlines() if line.startswith("Error:")]
+    assert len(errors) == 1 and "line 2" in errors[0] and said in errors[0], r.output
+    assert r.output.splitlines()[0].startswith('{"id": "ok"')  # the rows before it were answered
+
+
+@pytest.mark.parametrize("command", [["search"], ["parse"], ["ask", "--evidence-only"]])
+def test_a_batch_question_that_is_not_text_is_answered_with_an_error_and_the_batch_goes_on(
+        index, tmp_path, command):
+    batch = tmp_path / "q.jsonl"
+    batch.write_text('{"id": 1, "question": 42, "query": 42}\n{"id": 2, "question": "bank rate", '
+                     '"query": "bank rate", "as_of": "2020-06-01"}\n')
+    r = run("-d", index, *command, "--batch", batch)
+    assert r.exit_code == 0, r.output
+    rows = [json.loads(line) for line in r.output.splitlines()]
+    assert rows[0] == {"id": 1, "error": "the question is not text (int)"}
+    assert rows[1]["id"] == 2 and "error" not in rows[1]
+
+
+BAD_EVAL_ROWS = {
+    "not JSON": (b"{nope", "not JSON"),
+    "a list": (b'["q", "2020-01-01"]', "not a JSON object"),
+    "no question": (b'{"id": "a"}', "no question"),
+    "question a number": (b'{"question": 7}', "no question"),
+    "gold a string": (b'{"question": "rate", "evidence_ids": "docs/r2019.md"}', "evidence_ids"),
+    "gold of objects": (b'{"question": "rate", "gold_doc_ids": [{"id": 1}]}', "gold_doc_ids"),
+    "question_date a number": (b'{"question": "rate", "question_date": 2020}', "question_date 2020"),
+    "as_of a bad day": (b'{"question": "rate", "as_of": "2020-02-30"}', "as_of"),
+    "periods not pairs": (b'{"question": "rate", "periods": [["2019-01-01"]]}', "periods"),
+    "periods a string": (b'{"question": "rate", "periods": "2019"}', "periods"),
+    "start a number": (b'{"question": "rate", "start": 2019}', "start 2019"),
+    "period backwards": (b'{"question": "rate", "start": "2020-01-01", "end": "2019-01-01"}',
+                         "ends before it starts"),
+    "category an object": (b'{"question": "rate", "category": {"a": 1}}', "category"),
+    "not UTF-8": (b'{"question": "rate \xff"}', "not UTF-8"),
+    "nested too deep": (b'{"question": "rate", "x": ' + b"[" * 100000 + b"]" * 100000 + b"}",
+                        "nested"),
+}
+
+
+def test_a_malformed_eval_row_is_one_line_naming_the_file_and_line(index, tmp_path):
+    qa = tmp_path / "qa.jsonl"
+    for case, (row, said) in BAD_EVAL_ROWS.items():
+        qa.write_bytes(b'{"id": "ok", "question": "bank rate in 2019", "evidence_ids": ["x"]}\n'
+                       b"\n" + row + b"\n")
+        r = run("-d", index, "eval", qa)
+        assert r.exit_code == 1, (case, r.output)
+        errors = [line for line in r.output.splitlines() if line.startswith("Error:")]
+        assert len(errors) == 1 and "qa.jsonl line 3" in errors[0] and said in errors[0], (case, r.output)
+    # the forms question sets are written in still load, as before
+    qa.write_text(
+        '{"id": 1, "question": "bank rate in 2019", "question_date": "2020-01-01", '
+        '"evidence_ids": ["docs/r2019.md"], "category": "point", "start": "2019-01-01", '
+        '"end": "2019-12-31", "periods": []}\n'
+        '{"id": "b", "question": "rate 2016 vs 2018", "as_of": "2020-01-01", "gold_doc_ids": [7], '
+        '"periods": [["2016-01-01", "2016-12-31"], ["2018-01-01", null]], "source": "x"}\n')
+    r = run("-d", index, "eval", qa, "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["questions"] == 2
+
+
+def _numeric_fields():
+    from dataclasses import fields
+    from typing import get_type_hints
+
+    hints = get_type_hints(Settings)
+    return [f.name for f in fields(Settings) if hints[f.name] in (int, float)]
+
+
+def _out_of_range(name: str) -> list[str]:
+    from trag_tui.settings import RANGES
+
+    low, high = RANGES[name]
+    values = ["-1", "nan", "inf", "-inf", "1e999", "abc", "", " 3 x", str(int(high) * 10 + 7),
+              "9" * 5000]
+    if low > 0:
+        values.append("0")
+    return [v for v in values if v.strip()]  # an empty variable is as if unset
+
+
+@pytest.mark.parametrize("name", _numeric_fields())
+def test_an_out_of_range_setting_is_one_line_naming_the_variable_and_its_range(name):
+    from trag_tui.settings import range_text
+
+    variable = f"TRAG_TUI_{name.upper()}"
+    for value in _out_of_range(name):
+        result = CliRunner().invoke(cli, ["parse", "rates in 2019"], env={variable: value})
+        assert result.exit_code == 1, (variable, value, result.output)
+        assert not isinstance(result.exception, Exception) or isinstance(result.exception, SystemExit)
+        lines = result.output.splitlines()
+        assert len(lines) == 1 and lines[0].startswith("Error:"), (variable, value, result.output)
+        assert variable in lines[0] and range_text(name) in lines[0], lines[0]
+        assert len(lines[0]) < 200
+
+
+@pytest.mark.parametrize("name", _numeric_fields())
+def test_the_ends_of_a_settings_range_are_accepted(name, monkeypatch):
+    from trag_tui.settings import RANGES
+
+    for value in RANGES[name]:
+        monkeypatch.setenv(f"TRAG_TUI_{name.upper()}", repr(value))
+        if name == "chunk_overlap":
+            monkeypatch.setenv("TRAG_TUI_CHUNK_WORDS", "100000")
+        if name == "chunk_words":
+            monkeypatch.setenv("TRAG_TUI_CHUNK_OVERLAP", "0")
+        if name == "n_ctx":
+            monkeypatch.setenv("TRAG_TUI_MAX_TOKENS", "1")
+        if name == "max_tokens":
+            monkeypatch.setenv("TRAG_TUI_N_CTX", str(RANGES["n_ctx"][1]))
+        assert getattr(Settings.load(), name) == value
+
+
+@pytest.mark.parametrize("env, said", [
+    ({"TRAG_TUI_DECAY": "linear"}, "TRAG_TUI_DECAY is 'linear', an unknown decay; it must be one of rational, exp, rank"),
+    ({"TRAG_TUI_DEVICE": "gpu"}, "TRAG_TUI_DEVICE"),
+    ({"TRAG_TUI_TIME": "later"}, "TRAG_TUI_TIME"),
+    ({"TRAG_TUI_CHUNK_OVERLAP": "50", "TRAG_TUI_CHUNK_WORDS": "50"}, "less than chunk_words"),
+    ({"TRAG_TUI_MAX_TOKENS": "5000"}, "less than n_ctx"),
+])
+def test_word_settings_and_settings_that_depend_on_each_other_are_checked(env, said):
+    result = CliRunner().invoke(cli, ["parse", "rates in 2019"], env=env)
+    assert result.exit_code == 1 and said in result.output, result.output
+
+
+def test_a_config_file_value_out_of_range_names_the_file_and_key(tmp_path, monkeypatch):
+    monkeypatch.setenv("TRAG_TUI_USER_DIR", str(tmp_path))
+    (tmp_path / "config.toml").write_text("k = -3\n")
+    result = CliRunner().invoke(cli, ["parse", "rates in 2019"])
+    assert result.exit_code == 1 and "config.toml: k is -3" in result.output, result.output
+
+
+def test_a_flag_shares_the_range_of_its_setting(index):
+    r = run("-d", index, "ask", "x", "--evidence-only", "--max-tokens", "10000000000")
+    assert r.exit_code == 2 and "--max-tokens" in r.output
+    r = run("-d", index, "index", "--workers", "100000000000000000000", index.parent / "docs")
+    assert r.exit_code == 2 and "--workers" in r.output
+
+
+FORGED = "Real report\n[2] 2020-01-01 Forged hit  (forged.md)"
+
+
+@pytest.fixture
+def forged(tmp_path) -> Path:
+    """An index whose titles, speakers and ids hold line breaks and invisible characters."""
+    folder = tmp_path / "in"
+    folder.mkdir()
+    rows = [{"id": "real\u200b1", "date": "2020-01-01", "title": FORGED, "source": "Gov\nernor",
+             "text": "The bank rate was cut to help pay\u200bpal wages."},
+            {"id": "r2", "date": "2020-02-01", "title": "pay\u200bpal \u202egnp.exe \U000e0041\ufeff",
+             "text": "The bank rate held at \u2066five\u2069 per cent."}]
+    (folder / "a.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    (folder / "x\u200by\u200d.txt").write_bytes(bytes(range(256)) * 10)  # fails: binary
+    db = tmp_path / "f.db"
+    r = run("-d", db, "index", folder)
+    assert r.exit_code == 0
+    assert "x\\u200by\\u200d.txt" in r.output  # the per-file note, escaped
+    return db
+
+
+HIDDEN = "\u200b\u200d\u202e\u2066\u2069\ufeff\U000e0041\n"
+
+
+@pytest.mark.parametrize("command", [["search", "bank rate"], ["search", "bank rate", "--explain"],
+                                     ["ask", "bank rate", "--evidence-only"]])
+def test_a_title_with_line_breaks_cannot_forge_a_hit_and_invisible_characters_show(forged, command):
+    r = run("-d", forged, *command)
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    assert not any(line.lstrip().startswith("[2] 2020-01-01 Forged") for line in lines), r.output
+    assert not any(line.startswith("ernor") for line in lines), r.output
+    assert "Real report\\n[2] 2020-01-01 Forged hit" in r.output
+    assert "pay\\u200bpal" in r.output and "\\u202egnp.exe" in r.output and "\\U000e0041" in r.output
+    assert "real\\u200b1" in r.output
+    assert not any(c in r.output for c in HIDDEN.replace("\n", "")), r.output
+
+
+@pytest.mark.parametrize("command", [["search", "bank rate", "--json"],
+                                     ["ask", "bank rate", "--evidence-only", "--json"]])
+def test_json_output_keeps_the_raw_text_and_prints_nothing_invisible(forged, command):
+    r = run("-d", forged, *command)
+    assert r.exit_code == 0
+    assert not any(c in r.output for c in HIDDEN.replace("\n", "")), r.output
+    data = json.loads(r.output)
+    titles = [h["title"] for h in data["hits"]] if "hits" in data else [s["title"] for s in data["sources"]]
+    assert FORGED in titles and "pay\u200bpal \u202egnp.exe \U000e0041\ufeff" in titles
+
+
+def test_safe_text_escapes_every_format_character_and_keeps_letters():
+    import unicodedata
+
+    from trag_tui.text.safe import safe, safe_json, safe_line
+
+    hidden = [chr(c) for c in range(0x110000)
+              if unicodedata.category(chr(c)) in ("Cc", "Cf", "Zl", "Zp") and chr(c) not in "\t\n"]
+    shown = safe("".join(hidden))
+    assert not any(c in shown for c in hidden)
+    assert safe_line("a\tb\nc") == "a\\tb\\nc"
+    for text in ("café", "日本語", "Привет", "مرحبا", "👍", "a\u0301"):
+        assert safe(text) == text and safe_line(text) == text
+    raw = "pay\u200bpal \U000e0041 \x85"
+    assert json.loads(safe_json(json.dumps(raw, ensure_ascii=False))) == raw
+    assert not any(c in safe_json(json.dumps(raw, ensure_ascii=False)) for c in "\u200b\U000e0041\x85")
+
+
+def test_stats_prints_a_shared_files_years_and_names_safely(index):
+    _sql(index, "UPDATE documents SET date = 'ab\u200bc-01-01' WHERE id = (SELECT min(id) FROM documents)")
+    r = run("-d", index, "stats")
+    assert r.exit_code == 0, r.output
+    assert "ab\\u200bc" in r.output and "\u200b" not in r.output
+
+
+@pytest.mark.parametrize("command", ["/tau nan", "/tau inf", "/alpha 5", "/k 100000"])
+def test_the_chat_apps_overrides_keep_to_the_settings_ranges(command):
+    from trag_tui.tui.overrides import Overrides, apply_command
+
+    with pytest.raises(ValueError, match="must be a number from"):
+        apply_command(Overrides(), command)
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero")
+@pytest.mark.parametrize("args", [["search", "--batch", "/dev/zero"], ["parse", "--batch", "/dev/zero"],
+                                  ["ask", "--batch", "/dev/zero"], ["eval", "/dev/zero"]])
+def test_a_device_given_as_a_file_of_questions_is_refused_before_it_is_read(index, args):
+    # /dev/zero never ends a line: read, it would fill the memory; the process is timed out.
+    p = subprocess.run([sys.executable, "-m", "trag_tui", "-d", str(index), *args], capture_output=True,
+                       text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert p.returncode == 2 and "/dev/zero is not a regular file or a pipe" in p.stderr, p.stderr
+    assert "Traceback" not in p.stderr
+    # standard input (a pipe) still gives questions
+    r = CliRunner().invoke(cli, ["-d", str(index), "parse", "--batch", "-"],
+                           input='{"query": "rates in 2019"}\n')
+    assert r.exit_code == 0 and json.loads(r.output)["start"] == "2019-01-01", r.output

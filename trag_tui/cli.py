@@ -47,30 +47,38 @@ def _log_to_stderr(level: int) -> None:
     root.setLevel(level)
 
 
-def _date(value: str | None) -> dt.date | None:
-    if value in (None, ""):
-        return None
-    try:
-        return dt.date.fromisoformat(value)
-    except ValueError:
-        raise click.BadParameter(f"{value!r} is not a date in YYYY-MM-DD form")
-
-
 def _batch_rows(batch):
     """(line number, row, as-of date) for each non-empty JSON line of a --batch file.
 
-    String fields lose undecodable characters (a lone surrogate becomes U+FFFD) here, once.
+    A line that is not a JSON object, or whose as-of date is not a date, stops the batch with
+    one line naming it, as a line that is not JSON does. String fields lose undecodable
+    characters (a lone surrogate becomes U+FFFD) here, once.
     """
+    from .errors import InputError
+    from .temporal.calendar import read_day
+    from .text.safe import json_text
+
     for n, line in enumerate(batch, 1):
         if not line.strip():
             continue
         try:
             row = json.loads(line)
+            if not isinstance(row, dict):
+                raise InputError(f"{json_text(row)} is not a JSON object")
             row = {k: clean_question(v) if isinstance(v, str) else v for k, v in row.items()}
-            when = _date(row.get("as_of") or row.get("question_date")) or dt.date.today()
-        except (json.JSONDecodeError, click.BadParameter, AttributeError, RecursionError) as exc:
+            key = next((k for k in ("as_of", "question_date") if row.get(k) not in (None, "")), None)
+            when = read_day(row[key], key) if key else dt.date.today()
+        except (json.JSONDecodeError, InputError, RecursionError) as exc:
             raise click.ClickException(f"line {n}: {exc or type(exc).__name__}")
         yield n, row, when
+
+
+def _row_question(row: dict, *keys: str) -> tuple[str, str | None]:
+    """A batch row's question, or why there is none (the row is answered with that error)."""
+    text = next((row[k] for k in keys if row.get(k) not in (None, "")), "")
+    if not isinstance(text, str):
+        return "", f"the question is not text ({type(text).__name__})"
+    return text, None if text.strip() else "the question is empty"
 
 
 def _echo(text: str, **kw) -> None:
@@ -189,9 +197,9 @@ class _Bar:
 @_database
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 @click.option("--embedder", help="A local sentence-transformers model folder (default: bundled MiniLM).")
-@click.option("--default-date", help="Date (YYYY-MM-DD) for documents where none is found.")
+@click.option("--default-date", type=params.DAY, help="Date (YYYY-MM-DD) for documents where none is found.")
 @click.option("--prune", is_flag=True, help="Remove documents whose files are gone.")
-@click.option("--workers", type=click.IntRange(min=1), help="Embedding processes (default 1).")
+@click.option("--workers", type=params.WORKERS, help="Embedding processes (default 1).")
 @click.option("--device", type=click.Choice(["cpu", "cuda", "auto"]), help="Where to embed (default cpu).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.pass_context
@@ -204,7 +212,7 @@ def index(ctx, paths, embedder, default_date, prune, workers, device, as_json):
     bar = _Bar(sys.stderr.isatty() and not as_json)
     try:
         indexer = Indexer(idx.conn, idx.path, idx.embedder, settings,
-                          default_date=_date(default_date), progress=bar)
+                          default_date=default_date, progress=bar)
         try:
             summary = indexer.run(paths, prune=prune)
         except KeyboardInterrupt:
@@ -273,7 +281,7 @@ def stats(ctx, as_json):
 
 @cli.command()
 @click.argument("question", required=False, type=params.QUESTION)
-@click.option("--as-of", help="The date the question is asked from (default today).")
+@click.option("--as-of", type=params.DAY, help="The date the question is asked from (default today).")
 @click.option("--batch", type=params.BATCH, help="JSONL with `query` and `as_of` per line.")
 @click.option("--json", "as_json", is_flag=True)
 def parse(question, as_of, batch, as_json):
@@ -282,9 +290,9 @@ def parse(question, as_of, batch, as_json):
 
     if batch is not None:
         for _, row, when in _batch_rows(batch):
-            text = row.get("query") or row.get("question") or ""
-            if not isinstance(text, str) or not text.strip():
-                out = {"error": "the question is empty"}
+            text, why = _row_question(row, "query", "question")
+            if why:
+                out = {"error": why}
             else:
                 out = parse_question(text, when).to_dict()
             if "id" in row:
@@ -293,7 +301,7 @@ def parse(question, as_of, batch, as_json):
         return
     if question is None:
         raise click.UsageError("give a QUESTION or --batch FILE")
-    tq = parse_question(question, _date(as_of) or dt.date.today())
+    tq = parse_question(question, as_of or dt.date.today())
     d = tq.to_dict()
     if as_json:
         _echo_json(d, indent=2)
@@ -309,7 +317,7 @@ def parse(question, as_of, batch, as_json):
 @cli.command()
 @_database
 @click.argument("question", required=False, type=params.QUESTION)
-@click.option("--as-of", help="The date the question is asked from (default today).")
+@click.option("--as-of", type=params.DAY, help="The date the question is asked from (default today).")
 @click.option("-k", "--k", "k", type=params.K, help="Number of hits.")
 @click.option("--mode", type=click.Choice(["hard_filter", "decay", "evolution", "comparison", "hybrid"]),
               help="Force a retrieval mode instead of the one the question's time picks.")
@@ -343,14 +351,14 @@ def search(ctx, question, as_of, k, mode, decay, alpha, lam, tau, fusion, scope,
         retriever = Retriever(idx, settings)
         if batch is not None:
             for n, row, when in _batch_rows(batch):
-                if not isinstance(row.get("question", ""), str) or not row.get("question", "x").strip():
-                    _echo_json({"id": row.get("id"), "error": "the question is empty"})
+                if "question" not in row:
+                    raise click.ClickException(f"line {n}: no 'question' field")
+                text, why = _row_question(row, "question")
+                if why:
+                    _echo_json({"id": row.get("id"), "error": why})
                     continue
-                try:
-                    res = run_search(idx, row["question"], as_of=when, k=settings.k, mode=mode,
-                                     settings=settings, halt=not no_halt, retriever=retriever)
-                except KeyError as exc:
-                    raise click.ClickException(f"line {n}: no {exc} field")
+                res = run_search(idx, text, as_of=when, k=settings.k, mode=mode,
+                                 settings=settings, halt=not no_halt, retriever=retriever)
                 d = res.to_dict()
                 out = {"id": row.get("id"), "intent": d["intent"], "start": d["start"], "end": d["end"],
                        "periods": d["periods"],
@@ -360,7 +368,7 @@ def search(ctx, question, as_of, k, mode, decay, alpha, lam, tau, fusion, scope,
             return
         if not question:
             raise click.UsageError("give a QUESTION or --batch FILE")
-        res = run_search(idx, question, as_of=_date(as_of), k=settings.k, mode=mode,
+        res = run_search(idx, question, as_of=as_of, k=settings.k, mode=mode,
                          settings=settings, halt=not no_halt, retriever=retriever)
         if as_json:
             _echo_json(res.to_dict(explain=explain), indent=2)
@@ -377,12 +385,12 @@ def search(ctx, question, as_of, k, mode, decay, alpha, lam, tau, fusion, scope,
 @cli.command()
 @_database
 @click.argument("question", required=False, type=params.QUESTION)
-@click.option("--as-of", help="The date the question is asked from (default today).")
+@click.option("--as-of", type=params.DAY, help="The date the question is asked from (default today).")
 @click.option("--model", help="A GGUF file, or a name from `trag-tui models` (default: the bundled SmolLM2-135M).")
 @click.option("-k", "--k", "k", type=params.K, help="Number of sources.")
 @click.option("--mode", type=click.Choice(["hard_filter", "decay", "evolution", "comparison", "hybrid"]),
               help="Force a retrieval mode.")
-@click.option("--max-tokens", type=click.IntRange(min=1), help="Longest answer in tokens.")
+@click.option("--max-tokens", type=params.MAX_TOKENS, help="Longest answer in tokens.")
 @click.option("--evidence-only", is_flag=True, help="Skip the model: the answer is quoted from the sources.")
 @click.option("--scope", type=click.Choice(["auto", "none"]),
               help="auto (default): keep to the speakers and sources the question names; none: off.")
@@ -413,9 +421,9 @@ def ask(ctx, question, as_of, model, k, mode, max_tokens, evidence_only, scope, 
         if batch is not None:
             # One process, the models loaded once: one JSON line per question, in order.
             for n, row, when in _batch_rows(batch):
-                text = row.get("question") or row.get("query")
-                if not isinstance(text, str) or not text.strip():
-                    _echo_json({"id": row.get("id"), "error": "the question is empty"})
+                text, why = _row_question(row, "question", "query")
+                if why:
+                    _echo_json({"id": row.get("id"), "error": why})
                     continue
                 done = None
                 try:
@@ -431,14 +439,14 @@ def ask(ctx, question, as_of, model, k, mode, max_tokens, evidence_only, scope, 
             return
         done = None
         with sigint_cancels(cancel):
-            events = run_ask(idx, question, as_of=_date(as_of), settings=settings, mode=mode,
+            events = run_ask(idx, question, as_of=as_of, settings=settings, mode=mode,
                              retriever=retriever, cancel=cancel, evidence_only=evidence_only)
             for event in events:
                 if isinstance(event, Retrieved) and not as_json:
                     res = event.result
                     scope = f"; {res.scope.label()}" if res.scope else ""
-                    _echo(f"({res.mode}: {res.reason}; as of {res.query.as_of.isoformat()}"
-                          f"{scope})\n", err=True)
+                    _echo(safe_line(f"({res.mode}: {res.reason}; as of {res.query.as_of.isoformat()}"
+                                    f"{scope})") + "\n", err=True)
                 elif isinstance(event, Token) and not as_json:
                     _echo(event.text, nl=False)
                     sys.stdout.flush()
@@ -460,7 +468,7 @@ def ask(ctx, question, as_of, model, k, mode, max_tokens, evidence_only, scope, 
 
 @cli.command(name="eval")
 @_database
-@click.argument("qa_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("qa_file", type=params.QA_FILE)
 @click.option("-k", "--k", "k", type=params.K, default=5, show_default=True)
 @click.option("--category", multiple=True, help="Only questions of this category (repeatable).")
 @click.option("--limit", type=click.IntRange(min=1), help="At most this many questions.")
@@ -480,8 +488,8 @@ def eval_(ctx, qa_file, k, category, limit, decay, fusion, scope, time_, as_json
     settings = _settings(ctx, decay=decay, fusion=fusion, scope=scope, time=time_)
     try:
         qas = load_qa(qa_file, category or None, limit)
-    except (json.JSONDecodeError, KeyError, OSError) as exc:
-        raise click.ClickException(f"cannot read {qa_file}: {exc}")
+    except OSError as exc:
+        raise click.ClickException(f"cannot read {safe_line(str(qa_file))}: {exc.strerror or exc}")
     idx = _open(settings)
     try:
         report = evaluate(idx, qas, k=k, settings=settings)
@@ -554,8 +562,8 @@ def push(ctx, to, shard_by, batch, replace, as_json):
 @click.option("--from", "source", required=True,
               help="qdrant://HOST:PORT/COLLECTION (API key from QDRANT_API_KEY), or a folder a local push wrote.")
 @click.option("--period", help='A period as a question names it: "2019", "March 2019", "Q4 2023", "the 1990s".')
-@click.option("--since", help="First day to pull (YYYY-MM-DD).")
-@click.option("--until", help="Last day to pull (YYYY-MM-DD).")
+@click.option("--since", type=params.DAY, help="First day to pull (YYYY-MM-DD).")
+@click.option("--until", type=params.DAY, help="Last day to pull (YYYY-MM-DD).")
 @click.option("--facet", "facets", multiple=True,
               help='A speaker or source, by name or alias ("Keir Starmer"); repeat for several.')
 @click.option("--batch", type=click.IntRange(min=1), default=1000, show_default=True,
@@ -570,7 +578,7 @@ def pull(ctx, source, period, since, until, facets, batch, as_json):
     from .storage.index import open_index
 
     settings = _settings(ctx)
-    what = slice_of(period, _date(since), _date(until), tuple(facets))
+    what = slice_of(period, since, until, tuple(facets))
     target = parse_target(source)
     client = target.connect(create=False)  # a mistyped folder is refused before the file is made
     path = Path(settings.db)

@@ -58,3 +58,12 @@ class PullError(QdrantError):
 class CollectionError(QdrantError):
     """A value in a Qdrant collection that trag-tui push never writes: the collection's fault,
     not the index file's."""
+
+
+class InputError(TragError, ValueError):
+    """A value from outside (a date, a batch or eval row, a setting) that cannot be used; the
+    message names it and what it may be. A ValueError too, for callers that check values so."""
+
+
+class SettingError(InputError):
+    """A setting (environment, config file or flag) outside the range the program can use."""

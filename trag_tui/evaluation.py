@@ -13,8 +13,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeAlias
 
+from .errors import InputError
 from .storage.store import from_day
-from .temporal.calendar import iso_day
+from .temporal.calendar import iso_day, read_day
+from .text.safe import json_text
 
 
 @dataclass(frozen=True)
@@ -32,27 +34,98 @@ class QA:
 
 def load_qa(path: Path, categories: Sequence[str] | None = None, limit: int | None = None) -> list[QA]:
     """Rows of a qa.jsonl file (`id, question, question_date, evidence_ids, category` and
-    optional `start`/`end` or `periods` giving the gold period, `source` the named speaker)."""
+    optional `start`/`end` or `periods` giving the gold period, `source` the named speaker).
+
+    The figures are over the whole set, so a row that cannot be read refuses the file with
+    one line naming the line (InputError), rather than being scored as something it is not.
+    """
     out = []
-    with path.open(encoding="utf-8") as fh:
-        for line in fh:
-            if not line.strip():
+    with path.open("rb") as fh:
+        for n, raw in enumerate(fh, 1):
+            try:
+                qa = _qa_row(raw)
+            except InputError as exc:
+                raise InputError(f"{path} line {n}: {exc.message}") from None
+            if qa is None or (categories and qa.category not in categories):
                 continue
-            row = json.loads(line)
-            cat = row.get("category") or ""
-            if categories and cat not in categories:
-                continue
-            periods: list[tuple[dt.date | None, dt.date | None]] = []
-            if row.get("periods"):
-                periods = [(iso_day(a), iso_day(b)) for a, b in row["periods"]]
-            elif row.get("start") or row.get("end"):
-                periods = [(iso_day(row.get("start")), iso_day(row.get("end")))]
-            out.append(QA(str(row.get("id")), row["question"], iso_day(row.get("question_date") or row.get("as_of")),
-                          tuple(row.get("evidence_ids") or row.get("gold_doc_ids") or ()), cat,
-                          tuple(periods), str(row.get("source") or "")))
+            out.append(qa)
             if limit and len(out) >= limit:
                 break
     return out
+
+
+def _qa_row(raw: bytes) -> QA | None:
+    """One line of a qa.jsonl file as a QA (None for a blank line), every field checked."""
+    try:
+        line = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not UTF-8 text (byte {exc.start + 1})") from None
+    if not line.strip():
+        return None
+    try:
+        row = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"not JSON ({exc.msg} at column {exc.colno})") from None
+    except RecursionError:
+        raise InputError("not JSON this program can read (nested too deeply)") from None
+    if not isinstance(row, dict):
+        raise InputError(f"{json_text(row)} is not a JSON object")
+    question = row.get("question")
+    if not isinstance(question, str) or not question.strip():
+        raise InputError("no question (a non-empty text field 'question')")
+    return QA(_text(row, "id", "None"), question, _day(row, "question_date", "as_of"),
+              _ids(row), _text(row, "category", ""), _periods(row), _text(row, "source", ""))
+
+
+def _text(row: dict, key: str, default: str) -> str:
+    """A name-like field: text or a number, shown as text."""
+    value = row.get(key)
+    if value in (None, ""):
+        return default
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        raise InputError(f"{key} {json_text(value)} is not text")
+    return str(value)
+
+
+def _day(row: dict, *keys: str) -> dt.date | None:
+    """The first of `keys` given, as a date (None when none is)."""
+    key = next((k for k in keys if row.get(k) not in (None, "")), None)
+    return read_day(row[key], key) if key else None
+
+
+def _ids(row: dict) -> tuple[str, ...]:
+    """The gold document ids: a list of ids (text or numbers), under either name."""
+    key = "evidence_ids" if row.get("evidence_ids") is not None else "gold_doc_ids"
+    value = row.get(key)
+    if value is None:
+        return ()
+    if not isinstance(value, list) or any(
+            isinstance(v, bool) or not isinstance(v, (str, int)) for v in value):
+        raise InputError(f"{key} {json_text(value)} is not a list of document ids")
+    return tuple(str(v) for v in value)
+
+
+def _periods(row: dict) -> tuple[tuple[dt.date | None, dt.date | None], ...]:
+    """The gold period(s): `periods` as [start, end] pairs, or `start`/`end`; either end open."""
+    periods = row.get("periods")
+    if periods:
+        if not isinstance(periods, list) or any(
+                not isinstance(p, list) or len(p) != 2 for p in periods):
+            raise InputError(f"periods {json_text(periods)} is not a list of [start, end] pairs")
+        out = [(_bound(a, "periods start"), _bound(b, "periods end")) for a, b in periods]
+    elif row.get("start") or row.get("end"):
+        out = [(_bound(row.get("start"), "start"), _bound(row.get("end"), "end"))]
+    else:
+        return ()
+    for a, b in out:
+        if a is not None and b is not None and a > b:
+            raise InputError(f"the period {a.isoformat()} to {b.isoformat()} ends before it starts")
+    return tuple(out)
+
+
+def _bound(value: object, what: str) -> dt.date | None:
+    """One end of a gold period: a date, or null (open), read as the engine's dates are."""
+    return None if value in (None, "") else read_day(str(value)[:10] if isinstance(value, str) else value, what)
 
 
 def recall_at_k(hit_ids: Sequence[str], gold: Iterable[str], k: int) -> float | None:

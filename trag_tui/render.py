@@ -2,6 +2,11 @@
 
 The chat app shows the same notes (`dropped_note`, `NO_CITATION_NOTE`, `NO_MODEL_NOTE`), so the
 reader is told the same thing in both shells.
+
+Titles, speakers, ids and the rest come from someone else's files: each is printed through
+`safe_line`, so a newline in a title cannot begin a line that reads as another hit, and
+zero-width or bidirectional characters show as escapes. A passage's own line breaks are only
+layout: it is reflowed into spaces, and what else is hidden in it is escaped.
 """
 from __future__ import annotations
 
@@ -9,6 +14,7 @@ import textwrap
 from typing import TYPE_CHECKING
 
 from .retrieval.modes import SearchResult
+from .text.safe import safe_line
 
 if TYPE_CHECKING:
     from .answering.events import Done
@@ -29,9 +35,9 @@ def render_search(res: SearchResult, *, explain: bool = False) -> str:
         span = f"{q.start.isoformat() if q.start else '…'}..{q.end.isoformat() if q.end else '…'}"
     lines = [f"mode: {res.mode} ({q.intent}{', ' + span if span else ''}; as of {q.as_of.isoformat()})"]
     if res.scope is not None:
-        lines.append(f"scope: {res.scope.label()}")
+        lines.append(f"scope: {safe_line(res.scope.label())}")
     if explain:
-        lines.append(f"why:  {res.reason}")
+        lines.append(f"why:  {safe_line(res.reason)}")
         lines.append(f"query: {q.semantic_query!r}; confidence {res.confidence:.2f}")
     if res.empty_reason:
         lines.append(f"No results: {res.empty_reason}.")
@@ -41,12 +47,13 @@ def render_search(res: SearchResult, *, explain: bool = False) -> str:
     for i, h in enumerate(res.hits, 1):
         if h.group and h.group != group:
             group = h.group
-            lines.append(f"-- {group} --")
-        who = f" — {h.speaker}" if h.speaker else ""
-        lines.append(f"[{i}] {h.date or 'undated'} {h.title}{who}  ({h.doc_id})")
-        lines.append(textwrap.indent(textwrap.fill(h.snippet(), 96), "    "))
+            lines.append(f"-- {safe_line(group)} --")
+        who = f" — {safe_line(h.speaker)}" if h.speaker else ""
+        lines.append(f"[{i}] {safe_line(h.date or 'undated')} {safe_line(h.title)}{who}  "
+                     f"({safe_line(h.doc_id)})")
+        lines.append(textwrap.indent(textwrap.fill(passage(h.snippet()), 96), "    "))
         if h.also:
-            lines.append(f"    also in: {', '.join(h.also)}")
+            lines.append(f"    also in: {', '.join(safe_line(a) for a in h.also)}")
         if explain:
             s = h.scores
             keys: tuple[str, ...] = ("bm25", "dense", "fused", "decay", "centrality", "final")
@@ -56,8 +63,14 @@ def render_search(res: SearchResult, *, explain: bool = False) -> str:
                 keys = (*keys[:-1], "spoken", keys[-1])
             lines.append("    " + "  ".join(f"{k}={s.get(k, 0.0):.4f}" for k in keys))
             if h.about:
-                lines.append(f"    speaks of: {h.about}")
+                lines.append(f"    speaks of: {safe_line(h.about)}")
     return "\n".join(lines)
+
+
+def passage(text: str) -> str:
+    """A passage or a quoted sentence on one line: its line breaks (layout) become spaces,
+    anything else hidden is escaped."""
+    return safe_line(" ".join(text.split()))
 
 
 def dropped_note(n: int) -> str:
@@ -90,16 +103,16 @@ def render_answer(done: Done, *, with_answer: bool = True) -> str:
     if done.evidence:
         lines += ["", "Evidence:"]
         for e in done.evidence:
-            lines.append(f"- [{e.number}] {e.date or 'undated'}: \"{e.sentence}\"")
+            lines.append(f"- [{e.number}] {safe_line(e.date or 'undated')}: \"{passage(e.sentence)}\"")
     if done.sources:
         lines += ["", "Sources:"]
         for s in done.sources:
-            line = f"[{s.number}] {s.date or 'undated'} | {s.title or s.doc_id}"
+            line = f"[{s.number}] {safe_line(s.date or 'undated')} | {safe_line(s.title or s.doc_id)}"
             if s.speaker:
-                line += f" | {s.speaker}"
-            line += f" ({s.doc_id})"
+                line += f" | {safe_line(s.speaker)}"
+            line += f" ({safe_line(s.doc_id)})"
             if s.also:
-                line += " — also reported in: " + ", ".join(s.also)
+                line += " — also reported in: " + ", ".join(safe_line(a) for a in s.also)
             lines.append(line)
     while lines and not lines[0]:
         lines.pop(0)

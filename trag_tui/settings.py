@@ -6,13 +6,35 @@ config file (`config.toml` in the user directory) > defaults. Nothing is read at
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 import tomllib
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, get_type_hints
 
+from .errors import SettingError
+
 ENV_PREFIX = "TRAG_TUI_"
+
+#: The values each numeric setting may take (both ends included): what the program can use,
+#: so a negative, zero, NaN or absurdly large setting is named where it enters, not met as a
+#: traceback deep in a search. The command-line flags for the same knobs share these ranges.
+RANGES: dict[str, tuple[float, float]] = {
+    "chunk_words": (1, 100_000), "chunk_overlap": (0, 99_999), "parent_words": (1, 1_000_000),
+    "embed_batch": (1, 65_536), "embed_workers": (1, 64), "write_batch_chunks": (1, 1_000_000),
+    "max_file_mb": (0.001, 1024), "k": (1, 10_000), "candidates": (1, 100_000),
+    "rrf_k": (0, 1_000_000), "bm25_weight": (0, 1e6), "dense_weight": (0, 1e6),
+    "alpha": (0, 1), "lam": (0, 1e6), "tau": (0, 1e6), "gamma": (0, 1e6),
+    "evolution_pool": (1, 100_000), "evolution_floor": (0, 1), "max_tokens": (1, 131_071),
+    "n_ctx": (256, 131_072), "temperature": (0, 10), "threads": (0, 1024),
+}
+#: The words each word-valued setting may be.
+CHOICES: dict[str, tuple[str, ...]] = {
+    "device": ("cpu", "cuda", "auto"), "fusion": ("rrf", "sum"),
+    "decay": ("rational", "exp", "rank"), "scope": ("auto", "none"),
+    "time": ("auto", "said", "about"),
+}
 
 
 def user_dir() -> Path:
@@ -70,6 +92,15 @@ class Settings:
     temperature: float = 0.0
     threads: int = 0  # 0: as many as the machine has cores
 
+    def __post_init__(self) -> None:
+        # The checks that span two settings: a chunk must move on by at least a word, and the
+        # answer must leave room in the model's context for the question and its sources.
+        for small, big in (("chunk_overlap", "chunk_words"), ("max_tokens", "n_ctx")):
+            if getattr(self, small) >= getattr(self, big):
+                raise SettingError(
+                    f"{small} ({ENV_PREFIX}{small.upper()}) is {getattr(self, small)}; it must be "
+                    f"less than {big} ({ENV_PREFIX}{big.upper()}), {getattr(self, big)}")
+
     def replace(self, **changes: Any) -> Settings:
         """A copy with some fields changed; None values are ignored so unset flags keep defaults."""
         changes = {k: v for k, v in changes.items() if v is not None}
@@ -89,13 +120,13 @@ class Settings:
             unknown = sorted(set(data) - _field_names())
             if unknown:  # a misspelt key silently ignored would leave the default in force
                 raise ValueError(f"{config}: {_unknown(unknown)}")
-            values.update(data)
+            values.update(_coerce_all(data, f"{config}: "))
         for name in _field_names():
             env = os.environ.get(ENV_PREFIX + name.upper())
             if env not in (None, ""):
-                values[name] = env
-        values.update({k: v for k, v in overrides.items() if v is not None})
-        return cls(**_coerce_all(values))
+                values.update(_coerce_all({name: env}, ENV_PREFIX))
+        values.update(_coerce_all({k: v for k, v in overrides.items() if v is not None}))
+        return cls(**values)
 
 
 def _field_names() -> set[str]:
@@ -113,25 +144,72 @@ def _unknown(names: list[str]) -> str:
     return f"unknown setting{'s' if len(names) > 1 else ''} " + ", ".join(parts)
 
 
-def _coerce_all(values: dict[str, Any]) -> dict[str, Any]:
+def _coerce_all(values: dict[str, Any], origin: str = "") -> dict[str, Any]:
+    """Values from one place (`origin`: the environment's prefix, the config file, or "" for
+    flags and code) as the fields' types, each checked against its range."""
     hints = get_type_hints(Settings)
     unknown = set(values) - _field_names()
     if unknown:
-        raise ValueError(_unknown(sorted(unknown)))
-    return {k: _coerce(k, hints[k], v) for k, v in values.items()}
+        raise SettingError(_unknown(sorted(unknown)))
+    return {k: _coerce(k, hints[k], v, origin) for k, v in values.items()}
 
 
-def _coerce(name: str, hint: Any, value: Any) -> Any:
-    """Turn strings from the environment or a file into the field's type, with a clear error."""
-    try:
-        if hint is Path:
-            return Path(value)
-        if hint is int:
-            return int(value)
-        if hint is float:
-            return float(value)
-        if hint == (str | None):
-            return None if value in (None, "") else str(value)
+def _coerce(name: str, hint: Any, value: Any, origin: str = "") -> Any:
+    """Turn strings from the environment or a file into the field's type, in its range, or
+    SettingError naming the setting where it was given and what it may be."""
+    label = f"{ENV_PREFIX}{name.upper()}" if origin == ENV_PREFIX else f"{origin}{name}"
+    if hint is Path:
+        if not isinstance(value, (str, os.PathLike)) or not str(value):
+            raise SettingError(f"{label} is {_shown(value)}; it must be a file name")
+        return Path(value)
+    if hint == (str | None):
+        return None if value in (None, "") else str(value)
+    if name in CHOICES:
+        if value not in CHOICES[name]:
+            raise SettingError(f"{label} is {_shown(value)}, an unknown {name}; it must be one of "
+                               + ", ".join(CHOICES[name]))
         return value
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"setting {name!r}: cannot read {value!r} ({exc})") from exc
+    if hint not in (int, float):
+        return value
+    low, high = RANGES[name]
+    number = _number(value, hint)
+    if number is None or not low <= number <= high:
+        what = "a whole number" if hint is int else "a number"
+        raise SettingError(f"{label} is {_shown(value)}; it must be {what} {range_text(name)}")
+    return number
+
+
+def range_text(name: str) -> str:
+    """'from 1 to 10000': the range of a numeric setting as a message says it."""
+    low, high = RANGES[name]
+    return "from " + " to ".join(str(int(x)) if float(x).is_integer() else f"{x:g}" for x in (low, high))
+
+
+def _number(value: Any, hint: type) -> int | float | None:
+    """`value` (text from the environment, or a number from the config file) as an int or a
+    finite float, or None when it is not one (a bool, "1.5" for a whole number, "nan")."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, str):
+        value = value.strip()
+        try:
+            value = int(value) if hint is int else float(value)
+        except ValueError:  # not a number, or more digits than Python reads
+            return None
+    if hint is int:
+        if isinstance(value, float) and value.is_integer():
+            return int(value)  # `k = 5.0` in the config file
+        return value if isinstance(value, int) else None
+    if not isinstance(value, (int, float)):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
+
+
+def _shown(value: Any) -> str:
+    """A value as the user gave it, short enough for one line."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."

@@ -6,6 +6,7 @@ from typing import Any
 
 from .storage.db import has_table
 from .storage.index import Index
+from .text.safe import safe_line
 
 
 def index_stats(index: Index) -> dict[str, Any]:
@@ -61,25 +62,30 @@ def _spoken(conn) -> dict[str, Any]:
 def render_stats(data: dict[str, Any], width: int = 40) -> str:
     """The stats as text, with a documents-per-year histogram."""
     lines = [
-        f"index       {data['path']} ({data['file_bytes'] / 2**20:.1f} MB)",
+        f"index       {safe_line(data['path'])} ({data['file_bytes'] / 2**20:.1f} MB)",
         f"documents   {data['documents']} from {data['files']} files "
         f"({data['undated_documents']} without a date)",
         f"chunks      {data['chunks']} ({data['searchable_chunks']} searched)",
         f"periods     {data['spoken_periods']['chunks']} chunks speak of a period "
         f"({data['spoken_periods']['periods']} periods: "
-        + (", ".join(f"{n} from {s}s" for s, n in data['spoken_periods']['by_source'].items())
+        + (", ".join(f"{n} from {safe_line(s)}s" for s, n in data['spoken_periods']['by_source'].items())
            or "none read") + ")",
-        f"dates       {data['first_date'] or '-'} .. {data['last_date'] or '-'}",
-        f"embedder    {data['embedder'] or '-'} ({data['embedding_dim'] or '-'}-d)",
+        f"dates       {safe_line(data['first_date'] or '-')} .. {safe_line(data['last_date'] or '-')}",
+        f"embedder    {safe_line(data['embedder'] or '-')} ({data['embedding_dim'] or '-'}-d)",
         "",
         "documents per year",
     ]
     per_year = data["documents_per_year"]
-    if per_year:
-        years = range(int(min(per_year)), int(max(per_year)) + 1)
-        top = max(per_year.values())
-        for y in years:
-            n = per_year.get(str(y), 0)
-            bar = "#" * max(1 if n else 0, round(width * n / top))
-            lines.append(f"  {y}  {bar:<{width}} {n}")
+    # A shared file's dates are data: a year that is not four digits is listed after the rest.
+    # Years without documents are shown inside a span a screen can hold (not 0001..9999).
+    known = sorted(int(y) for y in per_year if y.isascii() and y.isdigit())
+    if known and known[-1] - known[0] < 200:
+        known = list(range(known[0], known[-1] + 1))
+    years = [f"{y:04d}" for y in known]
+    years += sorted(y for y in per_year if not (y.isascii() and y.isdigit()))
+    top = max(per_year.values(), default=0)
+    for y in years:
+        n = per_year.get(y, 0)
+        bar = "#" * max(1 if n else 0, round(width * n / top))
+        lines.append(f"  {safe_line(y)}  {bar:<{width}} {n}")
     return "\n".join(lines)

@@ -40,10 +40,17 @@ def year_span(year: int) -> Span:
     return dt.date(year, 1, 1), dt.date(year, 12, 31)
 
 
-def add_months(day: dt.date, months: int) -> dt.date:
-    """Calendar arithmetic: the same day `months` later, clamped to the month's length."""
+def add_months(day: dt.date, months: int, *, clamp: bool = True) -> dt.date:
+    """Calendar arithmetic: the same day `months` later, clamped to the month's length.
+
+    Past either end of the calendar the first or last day is returned (`clamp`), or
+    OverflowError raised: a period named from the day ("last year" as of 0001-01-01) that lies
+    wholly outside the calendar is no period, and reads as no date.
+    """
     index = day.year * 12 + day.month - 1 + months
     year, month = divmod(index, 12)
+    if not dt.MINYEAR <= year <= dt.MAXYEAR and not clamp:
+        raise OverflowError("outside the calendar")
     if year < dt.MINYEAR:
         return dt.date.min
     if year > dt.MAXYEAR:
@@ -51,21 +58,24 @@ def add_months(day: dt.date, months: int) -> dt.date:
     return dt.date(year, month + 1, min(day.day, calendar.monthrange(year, month + 1)[1]))
 
 
-def add_days(day: dt.date, days: int) -> dt.date:
-    """`day` plus `days`, clamped to the representable calendar instead of overflowing."""
+def add_days(day: dt.date, days: int, *, clamp: bool = True) -> dt.date:
+    """`day` plus `days`, clamped to the representable calendar instead of overflowing (or,
+    without `clamp`, OverflowError, as `add_months`)."""
     try:
         return day + dt.timedelta(days=days)
     except OverflowError:
+        if not clamp:
+            raise
         return dt.date.min if days < 0 else dt.date.max
 
 
-def shift(day: dt.date, unit: str, n: int) -> dt.date:
+def shift(day: dt.date, unit: str, n: int, *, clamp: bool = True) -> dt.date:
     """`day` moved by `n` units (negative goes back), in calendar arithmetic."""
     if unit == "day":
-        return add_days(day, n)
+        return add_days(day, n, clamp=clamp)
     if unit == "week":
-        return add_days(day, 7 * n)
-    return add_months(day, n * {"month": 1, "quarter": 3, "year": 12, "decade": 120}[unit])
+        return add_days(day, 7 * n, clamp=clamp)
+    return add_months(day, n * {"month": 1, "quarter": 3, "year": 12, "decade": 120}[unit], clamp=clamp)
 
 
 def unit_span(day: dt.date, unit: str) -> Span:
@@ -89,6 +99,24 @@ def latest(rebase: Callable[[int], Span], as_of: dt.date) -> Span:
     """The latest period of a yearly kind ("March", "Q3") that begins on or before `as_of`."""
     span = rebase(as_of.year)
     return span if span[0] <= as_of else rebase(as_of.year - 1)
+
+
+#: How a date given from outside is asked for, with the range the calendar holds.
+DAY_FORM = f"a date in YYYY-MM-DD form, {dt.date.min.isoformat()} to {dt.date.max.isoformat()}"
+
+
+def read_day(value: object, what: str = "date") -> dt.date:
+    """A date given from outside (an option, a batch or eval row): text in YYYY-MM-DD form
+    inside the calendar, or InputError naming `what` and the value, never a stray TypeError."""
+    from ..errors import InputError
+    from ..text.safe import json_text
+
+    if isinstance(value, str):
+        try:
+            return dt.date.fromisoformat(value.strip())
+        except ValueError:
+            pass
+    raise InputError(f"{what} {json_text(value)} is not {DAY_FORM}")
 
 
 def iso_day(value: object) -> dt.date | None:

@@ -192,12 +192,13 @@ def unit_of(word: str) -> tuple[str, int]:
     return ("week", 2) if unit == "fortnight" else (unit, 1)
 
 
-def shift_back(day: dt.date, word: str, n: int) -> dt.date:
-    """`day` moved back `n` of the unit named by `word`; hours round up to whole days."""
+def shift_back(day: dt.date, word: str, n: int, *, clamp: bool = True) -> dt.date:
+    """`day` moved back `n` of the unit named by `word`; hours round up to whole days. Before
+    the calendar's first day: that day, or (without `clamp`) OverflowError."""
     unit, mult = unit_of(word)
     if unit == "hour":
-        return add_days(day, -((n * mult + 23) // 24))
-    return shift(day, unit, -n * mult)
+        return add_days(day, -((n * mult + 23) // 24), clamp=clamp)
+    return shift(day, unit, -n * mult, clamp=clamp)
 
 
 def group(m: re.Match[str], *names: str) -> str | None:

@@ -792,6 +792,6 @@ def soft_edge(tq: TemporalQuery) -> int:
     if tq.intent != "point_in_time" or tq.start is None or tq.end is None:
         return 0
     length = (tq.end - tq.start).days + 1
-    if length > SOFT_PERIOD_DAYS or tq.end < tq.as_of - dt.timedelta(days=1) or tq.end > tq.as_of:
+    if length > SOFT_PERIOD_DAYS or tq.end < add_days(tq.as_of, -1) or tq.end > tq.as_of:
         return 0
     return max(2, (length + 1) // 2)

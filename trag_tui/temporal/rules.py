@@ -385,7 +385,7 @@ def _year(m, as_of):
 
 
 def _days_back(days: int):
-    return lambda m, as_of: _relative((add_days(as_of, -days),) * 2, as_of)
+    return lambda m, as_of: _relative((add_days(as_of, -days, clamp=False),) * 2, as_of)
 
 
 def _today(m, as_of):
@@ -403,7 +403,7 @@ def _future(m, as_of):
 
 def _ago(m, as_of):
     unit, _ = unit_of(m["u"])
-    day = shift_back(as_of, m["u"], number(m["n"]))
+    day = shift_back(as_of, m["u"], number(m["n"]), clamp=False)
     # "3 days ago" is that day; "2 months ago" is that calendar month, "2 years ago" that year.
     grain = {"decade": "year", "hour": "day"}.get(unit, unit)
     return _relative(unit_span(day, grain), as_of)
@@ -428,7 +428,7 @@ def _trailing(m, as_of):
 def _previous(m, as_of, back: int = 1):
     unit, _ = unit_of(group(m, "u") or "year")  # "l'an dernier" names no unit word
     unit = "day" if unit == "hour" else unit
-    return _relative(unit_span(shift(as_of, unit, -back), unit), as_of)
+    return _relative(unit_span(shift(as_of, unit, -back, clamp=False), unit), as_of)
 
 
 def _before_last(m, as_of):
@@ -449,9 +449,9 @@ def _this_year(m, as_of):
 
 
 def _weekend(m, as_of):
-    saturday = add_days(as_of, -((as_of.weekday() - 5) % 7))
+    saturday = add_days(as_of, -((as_of.weekday() - 5) % 7), clamp=False)
     if m["rel"].lower() != "this" and saturday >= add_days(as_of, -1):
-        saturday = add_days(saturday, -7)  # asked during a weekend, "last weekend" is the one before
+        saturday = add_days(saturday, -7, clamp=False)  # asked during a weekend, "last weekend" is the one before
     return _relative((saturday, add_days(saturday, 1)), as_of)
 
 

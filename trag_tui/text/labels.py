@@ -5,6 +5,7 @@ facts; every surface formats a date or a period through these functions so they 
 """
 from __future__ import annotations
 
+import calendar
 import datetime as dt
 import re
 
@@ -13,8 +14,8 @@ MONTHS = ("January", "February", "March", "April", "May", "June", "July", "Augus
 
 
 def _month_end(d: dt.date) -> dt.date:
-    nxt = dt.date(d.year + (d.month == 12), d.month % 12 + 1, 1)
-    return nxt - dt.timedelta(days=1)
+    # From the month's length, not the next month's first day: December 9999 has no next month.
+    return d.replace(day=calendar.monthrange(d.year, d.month)[1])
 
 
 def day_label(day: dt.date) -> str:

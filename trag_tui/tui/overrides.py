@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import math
 from dataclasses import dataclass
 
-from ..settings import Settings
+from ..settings import RANGES, Settings
 
 # The modes a user may force; "blind" is an evaluation baseline, not an answer mode.
 FORCEABLE_MODES = ("hard_filter", "decay", "evolution", "comparison", "hybrid")
@@ -130,8 +131,10 @@ def _number(name: str, value, kind, *, minimum: float):
         number = kind(value)
     except (TypeError, ValueError):
         raise ValueError(f"{name} must be a {'whole ' if kind is int else ''}number, not {value!r}") from None
-    if number < minimum:
-        raise ValueError(f"{name} must be at least {minimum:g}")
+    # The most a setting may be, as anywhere else it is given (NaN is not a number here either).
+    maximum = RANGES[name][1]
+    if not math.isfinite(number) or not minimum <= number <= maximum:
+        raise ValueError(f"{name} must be a number from {minimum:g} to {maximum:.0f}")
     return number
 
 
