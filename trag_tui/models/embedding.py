@@ -36,7 +36,8 @@ def usable(vectors: np.ndarray) -> np.ndarray:
     with."""
     rows = np.atleast_2d(np.asarray(vectors, dtype=np.float32))
     finite = np.asarray(np.isfinite(rows).all(axis=1))
-    norms = np.linalg.norm(np.where(finite[:, None], rows, 0.0), axis=1)
+    with np.errstate(over="ignore"):  # a norm past float32 is inf, and refused
+        norms = np.linalg.norm(np.where(finite[:, None], rows, 0.0), axis=1)
     return finite & np.isfinite(norms) & (norms > MIN_NORM)
 
 
