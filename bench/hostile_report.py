@@ -22,6 +22,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 GOOD = "---\ndate: 2020-02-02\ntitle: Survivor\n---\nThe last report on wages and the bank rate."
@@ -623,6 +624,103 @@ def _forged_then(command: list[str]):
 
 def _env(**settings: str):
     return {"env": {f"TRAG_TUI_{k.upper()}": v for k, v in settings.items()}}
+# --- round two: indexing input (readers, zero vectors, size limits, archives, prune) helpers ---
+
+#: Inputs on which a reader's pattern once tried every split of a long run (quadratic): a file
+#: of a few hundred KB kept `index` busy for minutes. (file name, bytes of about n characters)
+SLOW_PATTERNS = {
+    "spaces inside a Markdown heading": ("h.md", lambda n: b"# a" + b" " * n + b"b\n"),
+    "spaces inside a front-matter value": ("k.md", lambda n: b"---\nk: a" + b" " * n + b"b\n---\ntext\n"),
+    "spaces after a front-matter date": ("d.md", lambda n: b"---\ndate: 2020-01-01T" + b" " * n + b"x\n---\ntext\n"),
+    "spaces after a JSONL date": ("d.jsonl", lambda n: json.dumps(
+        {"date": "2020-01-01T" + " " * n + "x", "text": "wages"}).encode() + b"\n"),
+    "unclosed <pre> in a CREC granule": ("CREC-1997-01-28-pt1-PgS696.htm", lambda n: b"<pre>" * (n // 5)),
+    "unclosed < inside a CREC granule": ("CREC-1997-01-28-pt1-PgS697.htm", lambda n: (
+        b"<pre>\n[Congressional Record Volume 143, Number 5 (Tuesday, January 28, 1997)]\n"
+        b"[Senate]\n[Pages S696-S697]\n\n  Mr. DORGAN. " + b"<" * n + b"</pre>")),
+}
+
+
+def bzip2_bomb_zip(mib: int = 512, declared: int = 100,
+                   name: str = "CREC-2020-01-01-pt1-PgS1.htm") -> bytes:
+    """A zip whose one bzip2 member declares `declared` bytes and inflates `mib` MiB of zeros
+    (512 MiB fits in under 600 bytes): the header lies, and only a cap on what is inflated
+    holds."""
+    import bz2
+    import struct
+
+    c = bz2.BZ2Compressor(9)
+    zero = bytes(1 << 20)
+    data = b"".join(c.compress(zero) for _ in range(mib)) + c.flush()
+    fn = name.encode()
+    local = struct.pack("<4s2B4HL2L2H", b"PK\x03\x04", 46, 0, 0, 12, 0, 0, 0, len(data),
+                        declared, len(fn), 0) + fn
+    central = struct.pack("<4s4B4HL2L5H2L", b"PK\x01\x02", 46, 3, 46, 0, 0, 12, 0, 0, 0,
+                          len(data), declared, len(fn), 0, 0, 0, 0, 0, 0) + fn
+    end = struct.pack("<4s4H2LH", b"PK\x05\x06", 0, 0, 1, 1, len(central),
+                      len(local) + len(data), 0)
+    return local + data + central + end
+
+
+def _then_search(record: bytes, question: str):
+    """Index a JSONL file holding `record` beside a good one, then search: the search is the case."""
+    def setup(work: Path, db: Path):
+        folder = work / "in"
+        folder.mkdir()
+        (folder / "a.jsonl").write_bytes(record + b'{"id": "w", "date": "2020-01-01", "text": "wages rose"}\n')
+        code, _, err = trag(["-d", str(db), "index", str(folder)], 120)
+        if code != 0:
+            raise RuntimeError(f"setup index failed: {err}")
+        return ["search", question], {"baseline_after_setup": True}
+    return setup
+
+
+def _slow(name: str):
+    fname, make = SLOW_PATTERNS[name]
+    inner = _index_into(lambda f: (f / fname).write_bytes(make(500_000)))
+    return lambda work, db: (inner(work, db), {"max_seconds": 15})
+
+
+def _sparse(work: Path, db: Path):
+    folder = work / "in"
+    folder.mkdir()
+    with (folder / "huge.txt").open("wb") as fh:
+        fh.truncate(24 * 2**30)  # 24 GB that take no disk
+    (folder / "zz_survivor.md").write_text(GOOD)
+    return ["index", str(folder)], {"max_seconds": 15}
+
+
+def _bomb(work: Path, db: Path):
+    folder = work / "in"
+    folder.mkdir()
+    (folder / "bomb.zip").write_bytes(bzip2_bomb_zip())
+    (folder / "zz_survivor.md").write_text(GOOD)
+    return ["index", str(folder)], {"max_rss_mb": 400}
+
+
+def _prune_unreadable(work: Path, db: Path):
+    """A folder indexed before, unreadable now: `--prune` must keep its documents. Root reads
+    any folder, so for root a symlink loop takes the folder's place (nothing under it can be
+    told gone either)."""
+    folder = work / "in"
+    (folder / "locked").mkdir(parents=True)
+    for i in range(2):
+        (folder / "locked" / f"l{i}.md").write_text(GOOD.replace("Survivor", f"Locked {i}"))
+    (folder / "zz_survivor.md").write_text(GOOD)
+    code, _, err = trag(["-d", str(db), "index", str(folder)], 120)
+    if code != 0:
+        raise RuntimeError(f"setup index failed: {err}")
+    lock_out(folder / "locked")
+    return ["index", "--prune", str(folder)], {"baseline_after_setup": True}
+
+
+def lock_out(folder: Path) -> None:
+    """Make a folder unreadable to this user: no permissions, or for root a symlink loop."""
+    if os.geteuid() != 0:
+        folder.chmod(0)
+        return
+    folder.rename(folder.parent.parent / (folder.name + ".moved"))  # out of the indexed folder
+    folder.symlink_to(folder.name)
 
 
 CASES = [
@@ -770,6 +868,15 @@ CASES = [
            _index_into(lambda f: (f / "x\u200by.txt").write_bytes(bytes(range(256)) * 10))), "survive"),
     *[(f"/dev/zero as a file of questions ({args[0]})", _simple(args), "refuse")
       for args in (["search", "--batch", "/dev/zero"], ["ask", "--batch", "/dev/zero"], ["eval", "/dev/zero"])],
+    # --- round two: indexing input (readers, zero vectors, size limits, archives, prune) ---
+    ("JSONL record of punctuation only, then search",
+     _then_search(b'{"id": "p", "date": "2020-01-01", "text": "!!! ... ???"}\n', "wages"), "survive"),
+    ("question of punctuation only (hash index)",
+     _then_search(b'{"id": "p", "date": "2020-01-01", "text": "!!! ... ???"}\n', "?!?"), "survive"),
+    *[(f"500 KB of {name}", _slow(name), "survive") for name in SLOW_PATTERNS],
+    ("sparse 24 GB file", _sparse, "survive"),
+    ("577-byte zip whose bzip2 member inflates 512 MiB", _bomb, "survive"),
+    ("index --prune with a folder it cannot read", _prune_unreadable, "survive"),
 ]
 
 
@@ -784,19 +891,37 @@ def documents(db: Path) -> set[str]:
         return set()
 
 
+#: Run as the CLI, and print the process's peak resident memory as the last line of stderr.
+_MEASURED = ("import atexit, resource, runpy, sys; atexit.register(lambda: sys.stderr.write("
+             "'\\npeak-rss-kb %d\\n' % resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)); "
+             "sys.argv = ['trag-tui', *sys.argv[1:]]; runpy.run_module('trag_tui', run_name='__main__')")
+
+
 def trag(argv: list[str], timeout: float, fsize: int | None = None,
          env: dict | None = None) -> tuple[int | None, str, str]:
+    out = run_measured(argv, timeout, fsize, env)
+    return out[0], out[1], out[2]
+
+
+def run_measured(argv: list[str], timeout: float, fsize: int | None = None,
+                 env: dict | None = None) -> tuple[int | None, str, str, float | None]:
+    """(exit code or None on timeout, stdout, stderr, peak resident MB) of one CLI run."""
     def limit():
         if fsize:
             resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
     env = {**os.environ, "TRAG_TUI_EMBEDDER": "hash", "TRAG_TUI_WRITE_BATCH_CHUNKS": "32",
            **(env or {})}
     try:
-        p = subprocess.run([sys.executable, "-m", "trag_tui", *argv], capture_output=True,
+        p = subprocess.run([sys.executable, "-c", _MEASURED, *argv], capture_output=True,
                            timeout=timeout, env=env, preexec_fn=limit)
     except subprocess.TimeoutExpired:
-        return None, "", ""
-    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+        return None, "", "", None
+    stderr = p.stderr.decode("utf-8", "replace").rstrip("\n")
+    peak = None
+    head, _, last = stderr.rpartition("\n")
+    if last.startswith("peak-rss-kb "):
+        peak, stderr = int(last.split()[1]) / 1024, head
+    return p.returncode, p.stdout.decode("utf-8", "replace"), stderr, peak
 
 
 def remove(folder: Path) -> None:
@@ -805,6 +930,7 @@ def remove(folder: Path) -> None:
     while stack:
         d = stack.pop()
         order.append(d)
+        os.chmod(d, 0o700)  # a case may have locked a folder
         for e in os.scandir(d):
             if e.is_dir(follow_symlinks=False):
                 stack.append(e.path)
@@ -831,7 +957,6 @@ def run_case(name, setup, expected, template: Path, timeout: float) -> dict:
             holder = subprocess.Popen([sys.executable, "-m", "trag_tui", "-d", str(db), "index", str(big)],
                                       env={**os.environ, "TRAG_TUI_EMBEDDER": "hash"},
                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            import time
             lock, deadline = Path(str(db) + "-lock"), time.monotonic() + timeout
             while time.monotonic() < deadline and holder.poll() is None and not (
                     lock.exists() and lock.read_text()):
@@ -842,17 +967,26 @@ def run_case(name, setup, expected, template: Path, timeout: float) -> dict:
             argv, extra = out if isinstance(out, tuple) else (out, {})
         argv = [a.replace("{docs}", str(work / "docs")) for a in argv]
         digest = hashlib.sha256(db.read_bytes()).hexdigest()
-        # extra: "env" for the command, a shorter "timeout" (a case that may hang), what
-        # stdout "says" and what the output must not hold raw ("never") for it to survive.
-        code, stdout, stderr = trag(["-d", str(db), *argv], min(timeout, extra.get("timeout", timeout)),
-                                    extra.get("fsize"), extra.get("env"))
+        # extra: "env" for the command, a shorter "timeout" (a case that may hang), what the
+        # output "says" and what it must "never" hold (raw) for the case to count.
+        if extra.get("baseline_after_setup"):  # the case's setup indexed what must survive
+            before_docs = documents(db)
+        started = time.monotonic()
+        code, stdout, stderr, peak = run_measured(
+            ["-d", str(db), *argv], min(timeout, extra.get("timeout", timeout)), extra.get("fsize"),
+            extra.get("env"))
+        seconds = time.monotonic() - started
         if holder is not None:
             holder.wait(timeout=600)
         if extra.get("release"):  # a lock or a read-only folder the case held for the run
             extra["release"]()
         result = {"case": name, "expected": expected, "exit": code,
                   "said": (stderr.strip().splitlines() or stdout.strip().splitlines() or [""])[-1][:200]}
-        result["hang"] = code is None
+        result["seconds"] = round(seconds, 2)
+        result["peak_rss_mb"] = None if peak is None else round(peak, 1)
+        # A case may bound its time and memory: past them counts as a hang (as a timeout does).
+        result["hang"] = code is None or seconds > extra.get("max_seconds", timeout) or (
+            peak is not None and peak > extra.get("max_rss_mb", float("inf")))
         result["traceback"] = "Traceback" in stderr or "Traceback" in stdout
         errors = [line for line in stderr.splitlines() if line.startswith("Error:")]
         clear = code in (1, 2) and len(errors) == 1 and not result["traceback"]

@@ -21,7 +21,7 @@ from click.testing import CliRunner
 
 from trag_tui.chunking import MAX_WORD_CHARS, chunk_text
 from trag_tui.cli import cli
-from trag_tui.errors import IndexFileError
+from trag_tui.errors import IndexFileError, IngestError
 from trag_tui.indexer import Indexer
 from trag_tui.models.embedding import HashEmbedder
 from trag_tui.settings import Settings
@@ -1277,3 +1277,321 @@ def test_a_device_given_as_a_file_of_questions_is_refused_before_it_is_read(inde
     r = CliRunner().invoke(cli, ["-d", str(index), "parse", "--batch", "-"],
                            input='{"query": "rates in 2019"}\n')
     assert r.exit_code == 0 and json.loads(r.output)["start"] == "2019-01-01", r.output
+
+
+# --- round two: indexing input (readers, zero vectors, size limits, archives, prune) ---
+
+def _index(folder: Path, db: Path, **settings):
+    conn = connect(db)
+    try:
+        return Indexer(conn, db, HashEmbedder(), Settings(**settings)).run([folder])
+    finally:
+        conn.close()
+
+
+def _count(db: Path, sql: str) -> int:
+    conn = connect(db)
+    try:
+        return conn.execute(sql).fetchone()[0]
+    finally:
+        conn.close()
+
+
+def test_a_document_without_words_is_indexed_without_a_vector_and_search_survives(tmp_path):
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "a.jsonl").write_text(
+        '{"id": "p", "date": "2020-01-01", "text": "!!! ... ???"}\n'
+        '{"id": "w", "date": "2020-01-01", "text": "wages rose"}\n')
+    db = tmp_path / "t.db"
+    r = run("-d", db, "index", folder)
+    assert r.exit_code == 0, r.output
+    assert "1 document has no words to embed: indexed without a vector" in r.output
+    assert _count(db, "SELECT count(*) FROM documents") == 2
+    assert _count(db, "SELECT count(*) FROM chunk_vectors") == 1  # only the one with words
+    found = run("-d", db, "search", "wages")
+    assert found.exit_code == 0 and "wages rose" in found.output
+    for question in ("???", "!!!"):  # a question without words: lexical only, no traceback
+        asked = run("-d", db, "search", question)
+        assert asked.exit_code == 0, asked.output
+        assert run("-d", db, "search", question, "--json").exit_code == 0
+
+
+@pytest.mark.parametrize("vector", ["zero", "nan"])
+def test_an_unusable_vector_in_the_file_never_reaches_a_search(index, tmp_path, vector):
+    import numpy as np
+
+    values = {"zero": 0.0, "nan": float("nan")}[vector]
+    blob = np.full(384, values, dtype="<f4").tobytes()
+    import sqlite_vec
+    from sqlite_utils.utils import sqlite3 as vec_sqlite3
+
+    conn = vec_sqlite3.connect(str(index))
+    conn.enable_load_extension(True)
+    sqlite_vec.load(conn)
+    conn.execute("UPDATE chunk_vectors SET embedding = ? WHERE chunk_id = "
+                 "(SELECT min(chunk_id) FROM chunk_vectors)", (blob,))
+    conn.commit()
+    conn.close()
+    r = run("-d", index, "search", "bank rate")  # one question: the vec0 query
+    assert r.exit_code == 0, r.output
+    assert "Inflation" in r.output
+    batch = tmp_path / "q.jsonl"
+    batch.write_text('{"question": "bank rate"}\n{"question": "inflation in 2016"}\n')
+    r = run("-d", index, "search", "--batch", batch)  # a session: the in-memory matrix
+    assert r.exit_code == 0, r.output
+    assert "NaN" not in r.output
+
+
+def test_unusable_vectors_are_told_apart():
+    import numpy as np
+
+    from trag_tui.models.embedding import usable
+    from trag_tui.storage.store import usable_blob
+
+    rows = np.array([[1, 0], [0, 0], [np.nan, 1], [np.inf, 0], [3e38, 3e38], [1e-9, 0]], dtype=np.float32)
+    assert usable(rows).tolist() == [True, False, False, False, False, False]
+    assert usable_blob(np.array([0.6, 0.8], dtype="<f4").tobytes())
+    assert not usable_blob(bytes(8)) and not usable_blob(None) and not usable_blob(b"abc")
+
+
+def _slow_inputs():
+    return [pytest.param(name, id=name) for name in HOSTILE.SLOW_PATTERNS]
+
+
+@pytest.mark.parametrize("name", _slow_inputs())
+def test_a_reader_pattern_is_linear_on_hostile_input(tmp_path, name):
+    """Each input once tried every split of a long run (quadratic): 120 KB took minutes."""
+    import time
+
+    from trag_tui.ingest import read_file
+
+    fname, make = HOSTILE.SLOW_PATTERNS[name]
+    path = tmp_path / fname
+    path.write_bytes(make(120_000))
+    started = time.monotonic()
+    try:
+        read_file(path)
+    except IngestError:  # refused or read: either way, quickly
+        pass
+    assert time.monotonic() - started < 1.5
+
+
+def test_titles_and_headings_are_read_in_linear_time():
+    """A title of spaces (facets) and a text of many headings (periods) were quadratic."""
+    import datetime as dt
+    import re
+    import time
+
+    from trag_tui.facets import _SPLIT_TITLE
+    from trag_tui.periods import ChunkRow, document_periods
+    from trag_tui.storage.store import to_day
+
+    started = time.monotonic()
+    assert _SPLIT_TITLE.split("Ab" + " " * 200_000 + "x") == ["Ab" + " " * 200_000 + "x"]
+    quadratic = re.compile(r"\s*(?::|\||,|\s[—–-]\s)\s*")  # the pattern it replaces
+    for title in ("Bank: Report | May, 2020 - x: |y", "a :: b", "k: |  , x", " — a — b —"):
+        assert _SPLIT_TITLE.split(title) == quadratic.split(title)
+    names = ("".join(chr(97 + i // 26 ** k % 26) for k in range(3)) for i in range(12_000))
+    text = "# May 2020\n" + "".join(f"## part {name}\n" for name in names)
+    chunks = chunk_text(text)
+    rows = [ChunkRow(i, c.parent, c.searchable, c.text, c.start_char, c.end_char)
+            for i, c in enumerate(chunks)]
+    periods = document_periods("t", to_day(dt.date(2020, 7, 1)), rows)
+    assert {p.expression for p in periods} == {"May 2020"}
+    assert time.monotonic() - started < 3
+
+
+def _slow_reader(calls: list, cooperative: bool):
+    import time
+
+    from trag_tui.ingest.base import check_time
+
+    def read(path, **kw):
+        calls.append(path.name)
+        while True:  # a reader stuck on one file
+            if cooperative:
+                check_time()
+            time.sleep(0.01)
+    return read
+
+
+@pytest.mark.parametrize("thread", [False, True], ids=["main thread", "worker thread"])
+def test_a_file_past_its_time_budget_fails_alone_and_is_not_read_again(tmp_path, monkeypatch, thread):
+    import threading
+    import time
+
+    from trag_tui import ingest
+
+    calls: list[str] = []
+    monkeypatch.setitem(ingest.READERS, ".txt", _slow_reader(calls, cooperative=thread))
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "a_slow.txt").write_text("anything")
+    (folder / "zz_survivor.md").write_text(HOSTILE.GOOD)
+    db = tmp_path / "t.db"
+    out: list = []
+
+    def index():
+        out.append(_index(folder, db, read_seconds=0.5))
+    started = time.monotonic()
+    if thread:
+        worker = threading.Thread(target=index)
+        worker.start()
+        worker.join(30)
+    else:
+        index()
+    assert time.monotonic() - started < 15
+    summary = out[0]
+    assert summary.files_indexed == 1
+    assert [(Path(p).name, why) for p, why in summary.files_failed] == [
+        ("a_slow.txt", "reading took longer than 0.5 s, the limit for one file (read_seconds); "
+                       "it is tried again when it changes")]
+    again = _index(folder, db, read_seconds=0.5)  # unchanged: named, not read again
+    assert calls == ["a_slow.txt"]
+    assert "(unchanged since it failed)" in again.files_failed[0][1]
+
+
+def test_the_time_budget_leaves_no_alarm_behind():
+    import signal
+    import time
+
+    from trag_tui.ingest.base import OutOfTime, ReadBudget
+
+    fired = []
+    previous = signal.signal(signal.SIGALRM, lambda *a: fired.append(1))
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.6)  # someone else's timer
+        with pytest.raises(OutOfTime), ReadBudget(0.1):
+            time.sleep(5)
+        assert signal.getsignal(signal.SIGALRM) is not None and not fired
+        time.sleep(0.8)
+        assert fired == [1]  # theirs still fires, once
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def test_size_is_checked_on_stat_before_any_byte_is_hashed(tmp_path, monkeypatch):
+    import trag_tui.indexer as indexer
+
+    hashed: list[str] = []
+    real = indexer.file_digest
+    monkeypatch.setattr(indexer, "file_digest", lambda p, *a: hashed.append(p.name) or real(p, *a))
+    folder = tmp_path / "in"
+    folder.mkdir()
+    with (folder / "huge.txt").open("wb") as fh:
+        fh.truncate(24 * 2**30)  # sparse: 24 GB that take no disk
+    (folder / "zz_survivor.md").write_text(HOSTILE.GOOD)
+    summary = _index(folder, tmp_path / "t.db")
+    assert hashed == ["zz_survivor.md"]
+    assert summary.files_indexed == 1
+    assert [(Path(p).name, why) for p, why in summary.files_failed] == [
+        ("huge.txt", "too large (24576.0 MB > 64 MB limit)")]
+
+
+def test_a_file_that_grows_while_hashed_is_refused_at_the_limit(tmp_path):
+    from trag_tui.errors import IngestError
+    from trag_tui.indexer import file_digest
+
+    path = tmp_path / "a.txt"
+    path.write_bytes(b"x" * 3000)
+    with pytest.raises(IngestError, match="too large"):
+        file_digest(path, max_bytes=1000)
+    assert file_digest(path, max_bytes=3000) == file_digest(path)
+
+
+def test_a_zip_member_that_lies_about_its_size_is_inflated_no_further_than_the_cap(tmp_path):
+    import tracemalloc
+
+    from trag_tui.ingest import crec
+
+    path = tmp_path / "bomb.zip"
+    path.write_bytes(HOSTILE.bzip2_bomb_zip(mib=32, declared=100))
+    tracemalloc.start()
+    try:
+        read = crec.read_zip(path, max_bytes=2**20)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 4 * 2**20  # the lie is seen after 101 bytes, not after 32 MiB
+    assert read.documents == []
+    assert any("inflates past the 100 bytes its header declares" in n for n in read.notes)
+
+
+@pytest.mark.parametrize("method", ["stored", "deflated", "bzip2", "lzma"])
+def test_zip_members_read_with_a_cap_are_the_bytes_zipfile_reads(tmp_path, method):
+    import zipfile
+
+    from trag_tui.ingest.archive import read_member
+
+    kind = {"stored": zipfile.ZIP_STORED, "deflated": zipfile.ZIP_DEFLATED,
+            "bzip2": zipfile.ZIP_BZIP2, "lzma": zipfile.ZIP_LZMA}[method]
+    rnd = random.Random(7)
+    data = bytes(rnd.getrandbits(8) for _ in range(5000)) * 80 + b"tail"
+    path = tmp_path / "a.zip"
+    with zipfile.ZipFile(path, "w", compression=kind) as zf:
+        zf.writestr("a.htm", data)
+        zf.writestr("empty.htm", b"")
+    with zipfile.ZipFile(path) as zf:
+        for info in zf.infolist():
+            assert read_member(zf, info, 2**20) == zf.read(info)
+
+
+def test_prune_keeps_the_documents_of_a_folder_it_cannot_read(tmp_path, monkeypatch):
+    folder = tmp_path / "in"
+    (folder / "locked").mkdir(parents=True)
+    for i in range(2):
+        (folder / "locked" / f"l{i}.md").write_text(HOSTILE.GOOD.replace("Survivor", f"Locked {i}"))
+    (folder / "gone.md").write_text(HOSTILE.GOOD.replace("Survivor", "Gone"))
+    (folder / "zz_survivor.md").write_text(HOSTILE.GOOD)
+    db = tmp_path / "t.db"
+    assert _index(folder, db).files_indexed == 4
+    (folder / "gone.md").unlink()
+    # The folder cannot be listed (root reads any folder, so listing is made to fail).
+    real_scandir = os.scandir
+
+    def scandir(path="."):
+        if Path(path) == folder / "locked":
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_scandir(path)
+    monkeypatch.setattr(os, "scandir", scandir)
+    conn = connect(db)
+    try:
+        summary = Indexer(conn, db, HashEmbedder(), Settings()).run([folder], prune=True)
+    finally:
+        conn.close()
+    titles = {r[0] for r in _titles(db)}
+    assert titles == {"Locked 0", "Locked 1", "Survivor"}  # only the file really gone went
+    assert summary.files_pruned == 1
+    assert any("2 indexed files not pruned" in note for _, note in summary.notes)
+
+
+def _titles(db: Path) -> list[tuple]:
+    conn = connect(db)
+    try:
+        return conn.execute("SELECT title FROM documents").fetchall()
+    finally:
+        conn.close()
+
+
+def test_prune_keeps_files_it_cannot_tell_are_gone_and_drops_a_deleted_folder(tmp_path):
+    folder = tmp_path / "in"
+    for sub in ("loop", "deleted"):
+        (folder / sub).mkdir(parents=True)
+        (folder / sub / "a.md").write_text(HOSTILE.GOOD.replace("Survivor", sub))
+    (folder / "zz_survivor.md").write_text(HOSTILE.GOOD)
+    db = tmp_path / "t.db"
+    _index(folder, db)
+    HOSTILE.lock_out(folder / "loop")  # unreadable (as root: a symlink loop in its place)
+    import shutil
+
+    shutil.rmtree(folder / "deleted")
+    conn = connect(db)
+    try:
+        summary = Indexer(conn, db, HashEmbedder(), Settings()).run([folder], prune=True)
+    finally:
+        conn.close()
+        (folder / "loop").chmod(0o700) if not (folder / "loop").is_symlink() else None
+    assert {r[0] for r in _titles(db)} == {"loop", "Survivor"}
+    assert summary.files_pruned == 1

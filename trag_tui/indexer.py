@@ -22,8 +22,8 @@ from pathlib import Path
 from .chunking import chunk_text
 from .documents import Document
 from .errors import IndexFileError, IngestError
-from .ingest import discover, failure_reason, read_file
-from .models.embedding import Embedder
+from .ingest import discover, failure_reason, read_file, size_refusal
+from .models.embedding import Embedder, usable
 from .settings import Settings
 from .storage.db import (
     io_failure,
@@ -43,6 +43,7 @@ from .storage.store import (
     existing_documents,
     insert_documents,
     text_hash,
+    usable_blob,
     vectors_for_hashes,
 )
 
@@ -109,15 +110,26 @@ def stamped(digest: str) -> str:
     return f"{digest}+r{READERS}"
 
 
-def file_digest(path: Path) -> str:
-    """Streaming digest of a regular file's bytes (a pipe or device is refused, never read)."""
+def file_digest(path: Path, max_bytes: int | None = None) -> str:
+    """Streaming digest of a regular file's bytes (a pipe or device is refused, never read).
+
+    With `max_bytes`, a file that holds more (it grew since its size was checked) is refused
+    as too large once that much is read, not hashed to its end."""
     h = hashlib.blake2b(digest_size=16)
     # O_NONBLOCK: opening a FIFO that became one since stat() must not wait for a writer.
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     with os.fdopen(fd, "rb") as fh:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise IngestError(f"not a regular file ({kind_of(os.fstat(fd).st_mode)})")
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise IngestError(f"not a regular file ({kind_of(st.st_mode)})")
+        refusal = None if max_bytes is None else size_refusal(st.st_size, max_bytes)
+        if refusal:
+            raise IngestError(refusal)
+        seen = 0
         for block in iter(lambda: fh.read(1 << 20), b""):
+            seen += len(block)
+            if max_bytes is not None and seen > max_bytes:
+                raise IngestError(size_refusal(seen, max_bytes) or "too large")
             h.update(block)
     return h.hexdigest()
 
@@ -141,6 +153,13 @@ def file_key(path: Path, db_path: Path) -> str:
     base = Path(os.path.abspath(db_path)).parent
     key = Path(os.path.relpath(os.path.abspath(path), base)).as_posix()
     return key.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+def _wordless_note(n: int) -> str:
+    """The note for documents a vector cannot stand for (text of punctuation only, say)."""
+    what = "1 document has" if n == 1 else f"{n} documents have"
+    return (f"{what} no words to embed: indexed without a vector, found only by what lexical "
+            "search matches")
 
 
 class Indexer:
@@ -245,7 +264,7 @@ class Indexer:
             state.bytes_done = done_before + sizes[path]
             self.progress(state)
         if prune:
-            pruned_files, pruned_documents = self._prune(paths, seen_keys)
+            pruned_files, pruned_documents = self._prune(paths, seen_keys, summary)
             summary.files_pruned += pruned_files
             summary.documents_removed += pruned_documents
         # The corroboration graph (shingle signatures, edges, centrality, near-duplicate clusters)
@@ -286,6 +305,11 @@ class Indexer:
         if not stat.S_ISREG(st.st_mode):  # checked before hashing: a pipe or device never ends
             summary.files_skipped.append((str(path), f"not a regular file ({kind_of(st.st_mode)})"))
             return
+        max_bytes = int(self.settings.max_file_mb * 2**20)
+        too_large = size_refusal(st.st_size, max_bytes)
+        if too_large:  # by its size alone: a sparse 24 GB file is never read, not even hashed
+            summary.files_failed.append((str(path), too_large))
+            return
         row = conn.execute(
             "SELECT id, size, mtime_ns, content_hash, complete, documents, error FROM files "
             "WHERE path = ?",
@@ -296,7 +320,7 @@ class Indexer:
             self._unchanged(path, row, summary)
             return
         try:
-            digest = stamped(file_digest(path))
+            digest = stamped(file_digest(path, max_bytes))
         except (OSError, IngestError) as exc:
             summary.files_failed.append((str(path), failure_reason(exc)))
             return
@@ -311,7 +335,8 @@ class Indexer:
             read = read_file(
                 path,
                 default_date=self.default_date,
-                max_bytes=int(self.settings.max_file_mb * 2**20),
+                max_bytes=max_bytes,
+                seconds=self.settings.read_seconds,
             )
         except IngestError as exc:
             # Remembered with its hash: retried only when the file changes, named every run.
@@ -348,7 +373,9 @@ class Indexer:
                     "indexed_at) VALUES (?,?,?,?,0,?,?)",
                     (key, st.st_size, st.st_mtime_ns, digest, read.skipped, now),
                 ).lastrowid
-        self._store_documents(file_id, key, read.documents, size, summary, state)
+        wordless = self._store_documents(file_id, key, read.documents, size, summary, state)
+        if wordless:
+            summary.notes.append((str(path), _wordless_note(wordless)))
         with transaction(conn):
             conn.execute(
                 "UPDATE files SET complete = 1, documents = ? WHERE id = ?",
@@ -367,7 +394,8 @@ class Indexer:
     def _store_documents(
         self, file_id: int, key: str, docs: list[Document], size: int, summary: Summary,
         state: Progress,
-    ) -> None:
+    ) -> int:
+        """Write a file's new and changed documents; the number stored without a vector."""
         conn, s = self.conn, self.settings
         have = existing_documents(conn, file_id)
         todo: list[PreparedDocument] = []
@@ -388,29 +416,31 @@ class Indexer:
             todo.append(PreparedDocument(file_id, ordinal, doc, source_id, h, chunks, hashes))
         stale.extend(i for i, _ in have.values())  # ordinals past the file's new end
         # Vectors of chunks about to be replaced are reused when their text reappears.
-        reuse = vectors_for_hashes(
+        reuse = {h: blob for h, blob in vectors_for_hashes(
             conn, (h for p in todo for h, c in zip(p.chunk_hashes, p.chunks) if c.searchable)
-        )
+        ).items() if usable_blob(blob)}
         if stale:
             with transaction(conn):
                 delete_documents(conn, stale)
             summary.documents_removed += len(stale)
         batch: list[PreparedDocument] = []
-        batch_chunks = 0
+        batch_chunks = wordless = 0
         per_doc_bytes = size / max(1, len(docs))
         for p in todo:
             batch.append(p)
             batch_chunks += sum(c.searchable for c in p.chunks)
             if batch_chunks >= s.write_batch_chunks:
-                self._write_batch(batch, reuse, summary, state, per_doc_bytes)
+                wordless += self._write_batch(batch, reuse, summary, state, per_doc_bytes)
                 batch, batch_chunks = [], 0
         if batch:
-            self._write_batch(batch, reuse, summary, state, per_doc_bytes)
+            wordless += self._write_batch(batch, reuse, summary, state, per_doc_bytes)
+        return wordless
 
     def _write_batch(
         self, batch: list[PreparedDocument], reuse: dict[str, bytes], summary: Summary,
         state: Progress, per_doc_bytes: float,
-    ) -> None:
+    ) -> int:
+        """Embed and write one batch; the number of its documents left without a vector."""
         missing: dict[str, str] = {}
         for p in batch:
             for c, h in zip(p.chunks, p.chunk_hashes):
@@ -419,7 +449,10 @@ class Indexer:
         searchable = sum(c.searchable for p in batch for c in p.chunks)
         if missing:
             vectors = self.embedder.encode(list(missing.values()))
-            reuse.update(zip(missing.keys(), as_blob(vectors)))
+            ok = usable(vectors)
+            reuse.update((h, blob) for h, blob, good in zip(missing, as_blob(vectors), ok) if good)
+        wordless = sum(any(c.searchable and h not in reuse for c, h in zip(p.chunks, p.chunk_hashes))
+                       for p in batch)
         with transaction(self.conn):
             insert_documents(self.conn, batch, reuse)
         summary.documents_added += len(batch)
@@ -428,17 +461,33 @@ class Indexer:
         state.chunks_reused += searchable - len(missing)
         state.bytes_done += per_doc_bytes * len(batch)
         self.progress(state)
+        return wordless
 
-    def _prune(self, paths: Iterable[Path], seen: set[str]) -> tuple[int, int]:
-        """Drop files under the indexed folders that no longer exist on disk: (files, documents)."""
+    def _prune(self, paths: Iterable[Path], seen: set[str], summary: Summary) -> tuple[int, int]:
+        """Drop files under the indexed folders that are gone from disk: (files, documents).
+
+        A file not seen by this run is gone only when its path no longer exists and the folder
+        that should hold it can be read; a file in a folder this run could not read, or whose
+        absence cannot be told, keeps its documents and is named in a note."""
         roots = [file_key(Path(p), self.db_path) for p in paths]
+        base = Path(os.path.abspath(self.db_path)).parent
         gone, removed = [], 0
+        kept: dict[tuple[str, str], int] = {}
+        folders: dict[Path, str | None] = {}
         for file_id, key in self.conn.execute("SELECT id, path FROM files").fetchall():
             if key.startswith("pull:"):
                 continue  # documents pulled from a collection have no file on disk to miss
             inside = any(key == r or key.startswith(r.rstrip("/") + "/") or r == "." for r in roots)
-            if inside and key not in seen:
+            if not inside or key in seen:
+                continue
+            held = _not_gone(base / key, folders)
+            if held is None:
                 gone.append(file_id)
+            else:
+                kept[held] = kept.get(held, 0) + 1
+        for (where, why), n in kept.items():
+            summary.notes.append(
+                (where, f"{n} indexed {'file' if n == 1 else 'files'} not pruned: {why}"))
         for file_id in gone:
             doc_ids = [r[0] for r in self.conn.execute(
                 "SELECT id FROM documents WHERE file_id = ?", (file_id,))]
@@ -447,3 +496,35 @@ class Indexer:
                 self.conn.execute("DELETE FROM files WHERE id = ?", (file_id,))
             removed += len(doc_ids)
         return len(gone), removed
+
+
+def _not_gone(path: Path, folders: dict[Path, str | None]) -> tuple[str, str] | None:
+    """None when the file at `path` is gone for certain (no such path, and the nearest folder
+    above it that exists can be read); else (where, why it is kept). Folder answers are kept
+    in `folders`, so a folder of many files is opened once."""
+    try:
+        os.lstat(path)
+        return str(path.parent), "the file is still there (its folder was not read in full)"
+    except (FileNotFoundError, NotADirectoryError):
+        pass
+    except OSError as exc:
+        return str(path.parent), f"cannot tell whether it is gone ({exc.strerror or exc})"
+    folder = path.parent
+    while True:
+        if folder not in folders:
+            folders[folder] = _folder_state(folder)
+        state = folders[folder]
+        if state != "missing" or folder.parent == folder:
+            return None if state in (None, "missing") else (str(folder), state)
+        folder = folder.parent
+
+
+def _folder_state(folder: Path) -> str | None:
+    """None for a folder that can be read, "missing" for one that is not there, else why not."""
+    try:
+        with os.scandir(folder):
+            return None
+    except (FileNotFoundError, NotADirectoryError):
+        return "missing"
+    except OSError as exc:
+        return f"the folder cannot be read ({exc.strerror or exc})"

@@ -9,6 +9,7 @@ when the reading changes (`VERSION`), without embedding anything again.
 """
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -67,10 +68,15 @@ def document_periods(title: str, published: int | None,
 
     for spoken in spoken_periods(title or "", said):
         add([c.id for c in searched], spoken, "title")
+    overlapping = _Overlaps(searched)
+    read: dict[str, list[Spoken]] = {}  # a heading repeated ("Notes") is read once
     for at, end, heading in _sections(text):
-        under = [c.id for c in searched if c.start_char < end and c.end_char > at]
-        for spoken in spoken_periods(heading, said):
-            add(under, spoken, "heading")
+        if heading not in read:
+            read[heading] = spoken_periods(heading, said)
+        if read[heading]:
+            under = overlapping(at, end)
+            for spoken in read[heading]:
+                add(under, spoken, "heading")
     for spoken in spoken_periods(text, said):
         add([c.id for c in searched if c.start_char <= spoken.at < c.end_char], spoken, "text")
     return list(found.values())
@@ -92,13 +98,34 @@ def _text_of(chunks: Sequence[ChunkRow]) -> str:
 
 def _sections(text: str) -> list[tuple[int, int, str]]:
     """(start, end, heading) of each Markdown section: a heading speaks for the text under it,
-    up to the next heading of its level or above."""
-    heads = [(m.start(), len(m.group(1)), m.group(2)) for m in _HEADING.finditer(text)]
-    out = []
-    for i, (at, level, heading) in enumerate(heads):
-        end = next((a for a, lv, _ in heads[i + 1:] if lv <= level), len(text))
-        out.append((at, end, heading.strip(" #")))
+    up to the next heading of its level or above. One pass with a stack of open sections, so
+    a text of many thousand headings costs no more than its length."""
+    out: list[tuple[int, int, str]] = []
+    open_: list[tuple[int, int]] = []  # (level, index in out) of sections not closed yet
+    for m in _HEADING.finditer(text):
+        level = len(m.group(1))
+        while open_ and open_[-1][0] >= level:
+            _, i = open_.pop()
+            out[i] = (out[i][0], m.start(), out[i][2])
+        open_.append((level, len(out)))
+        out.append((m.start(), len(text), m.group(2).strip(" #")))
     return out
+
+
+class _Overlaps:
+    """The ids of the chunks overlapping a span [at, end), in the order given, found by
+    bisection on their starts: a chunk is no longer than the longest, so only those starting
+    within that reach of the span can overlap it."""
+
+    def __init__(self, chunks: Sequence[ChunkRow]):
+        self.ordered = sorted(enumerate(chunks), key=lambda nc: (nc[1].start_char, nc[0]))
+        self.starts = [c.start_char for _, c in self.ordered]
+        self.reach = max((c.end_char - c.start_char for c in chunks), default=0)
+
+    def __call__(self, at: int, end: int) -> list[int]:
+        lo = bisect.bisect_right(self.starts, at - self.reach - 1)
+        hi = bisect.bisect_left(self.starts, end)
+        return [c.id for _, c in sorted(nc for nc in self.ordered[lo:hi] if nc[1].end_char > at)]
 
 
 def update_periods(conn: sqlite3.Connection) -> dict:

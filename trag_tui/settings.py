@@ -65,6 +65,7 @@ class Settings:
     device: str = "cpu"  # cpu | cuda | auto (CUDA when present)
     write_batch_chunks: int = 256
     max_file_mb: float = 64.0
+    read_seconds: float = 20.0  # reading one file may take this long (0: no limit); then it fails
     k: int = 10
     # retrieval knobs
     candidates: int = 100

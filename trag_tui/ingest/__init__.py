@@ -17,7 +17,16 @@ from pathlib import Path
 
 from trag_tui.documents import Document
 from trag_tui.errors import IngestError
-from trag_tui.ingest.base import DEFAULT_MAX_BYTES, FileRead, Reader, _os_reason, _size
+from trag_tui.ingest.base import (
+    DEFAULT_MAX_BYTES,
+    DEFAULT_READ_SECONDS,
+    FileRead,
+    OutOfTime,
+    ReadBudget,
+    Reader,
+    _os_reason,
+    _size,
+)
 
 
 def _parlparse(path: Path, **kw) -> FileRead:
@@ -171,9 +180,13 @@ def _walk(top: Path) -> Iterator[Path]:
 
 
 def read_file(
-    path: Path, *, default_date: dt.date | None = None, max_bytes: int = DEFAULT_MAX_BYTES
+    path: Path, *, default_date: dt.date | None = None, max_bytes: int = DEFAULT_MAX_BYTES,
+    seconds: float | None = DEFAULT_READ_SECONDS,
 ) -> FileRead:
-    """Read one file into Documents; raise IngestError with a one-line reason if it cannot be."""
+    """Read one file into Documents; raise IngestError with a one-line reason if it cannot be.
+
+    Reading may take `seconds` (None: no limit); a file that takes longer fails with that
+    reason, so one file cannot keep the files after it from being indexed."""
     path = Path(path)
     try:
         st = path.stat()
@@ -193,15 +206,30 @@ def read_file(
         suffix = path.suffix.lower()
         kind = f"'{suffix}'" if suffix else "(no extension)"
         raise IngestError(f"unsupported file type {kind}")
-    if st.st_size > max_bytes:
-        raise IngestError(f"too large ({_size(st.st_size)} > {_size(max_bytes, whole=True)} limit)")
+    too_large = size_refusal(st.st_size, max_bytes)
+    if too_large:
+        raise IngestError(too_large)
+    budget = ReadBudget(seconds)
     try:
-        read = reader(path, default_date=default_date, max_bytes=max_bytes)
+        with budget:
+            read = reader(path, default_date=default_date, max_bytes=max_bytes)
     except IngestError:
         raise
+    except OutOfTime:
+        raise IngestError(budget.reason()) from None
     except Exception as e:  # every file is its own failure domain: any error is its reason
         raise IngestError(failure_reason(e)) from e
+    finally:
+        budget.stop()
     return FileRead([_sound(d) for d in read.documents], read.notes, read.skipped)
+
+
+def size_refusal(size: int, max_bytes: int) -> str | None:
+    """Why a file of `size` bytes is not read, or None: checked on its stat, before any byte is
+    read or hashed (a sparse file of 24 GB takes no disk and no time to make)."""
+    if size > max_bytes:
+        return f"too large ({_size(size)} > {_size(max_bytes, whole=True)} limit)"
+    return None
 
 
 def failure_reason(e: BaseException) -> str:

@@ -5,7 +5,11 @@ kind without an import loop.
 """
 from __future__ import annotations
 
+import signal
+import threading
+import time
 from collections.abc import Callable
+from contextvars import ContextVar, Token
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -13,6 +17,7 @@ from trag_tui.documents import Document
 from trag_tui.errors import IngestError
 
 DEFAULT_MAX_BYTES = 64 * 2**20
+DEFAULT_READ_SECONDS = 20.0
 
 
 @dataclass(frozen=True)
@@ -49,3 +54,73 @@ def _size(n: int, whole: bool = False) -> str:
                 return f"{int(value)} {unit}"
             return f"{value:.1f} {unit}"
     return f"{n} bytes"
+
+
+class OutOfTime(BaseException):
+    """A file's reading ran past its time budget. A BaseException, so that no reader's
+    `except Exception` takes it for a fault of the file's content."""
+
+
+_DEADLINE: ContextVar[float | None] = ContextVar("trag_tui_read_deadline", default=None)
+
+
+def check_time() -> None:
+    """Raise OutOfTime if the file being read is past its budget. Readers call it in their
+    loops, which is what stops them outside the main thread, where no alarm can."""
+    deadline = _DEADLINE.get()
+    if deadline is not None and time.monotonic() > deadline:
+        raise OutOfTime
+
+
+class ReadBudget:
+    """The time one file's reading may take, so one file cannot hold up the files after it.
+
+    In the main thread an interval timer (SIGALRM) interrupts even a single long step, a regular
+    expression included; elsewhere the readers' own check_time() calls stop it. A timer
+    someone else had set is set again, less the time spent, when the budget ends; stop() is
+    idempotent and the handler is inert once it ran, so the alarm can only strike inside the
+    reading."""
+
+    def __init__(self, seconds: float | None):
+        self.seconds = seconds if seconds and seconds > 0 else None
+        self.active = False
+        self._token: Token[float | None] | None = None
+        self._previous: tuple | None = None  # (handler, timer left, interval, started)
+
+    def __enter__(self) -> ReadBudget:
+        if self.seconds is None:
+            return self
+        self.active = True
+        self._token = _DEADLINE.set(time.monotonic() + self.seconds)
+        if hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread():
+            handler = signal.signal(signal.SIGALRM, self._expire)
+            left, interval = signal.setitimer(signal.ITIMER_REAL, self.seconds)
+            self._previous = (handler, left, interval, time.monotonic())
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    def _expire(self, signum, frame) -> None:
+        if self.active:
+            raise OutOfTime
+
+    def stop(self) -> None:
+        """Disarm: nothing of the budget is left behind, whatever was set before it."""
+        self.active = False
+        if self._previous is not None:
+            handler, left, interval, started = self._previous
+            self._previous = None
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, signal.SIG_DFL if handler is None else handler)
+            if left > 0:
+                signal.setitimer(signal.ITIMER_REAL,
+                                 max(left - (time.monotonic() - started), 1e-3), interval)
+        if self._token is not None:
+            _DEADLINE.reset(self._token)
+            self._token = None
+
+    def reason(self) -> str:
+        """The one line a file that ran out of time fails with."""
+        return (f"reading took longer than {self.seconds:g} s, the limit for one file "
+                "(read_seconds); it is tried again when it changes")

@@ -16,7 +16,6 @@ import functools
 import html
 import re
 import zipfile
-import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -25,11 +24,16 @@ from lxml import etree
 
 from trag_tui.documents import Document
 from trag_tui.errors import IngestError
-from trag_tui.ingest.base import FileRead, _size, read_bytes
+from trag_tui.ingest.archive import read_member
+from trag_tui.ingest.base import FileRead, _size, check_time, read_bytes
 
 _MODS_NS = "{http://www.loc.gov/mods/v3}"
 _GRANULE_NAME = re.compile(r"(?P<package>CREC-\d{4}-\d{2}-\d{2})-pt\d+-Pg[A-Z]+\d+[\w-]*", re.I)
-_PRE = re.compile(r"<pre>(.*?)</pre>", re.S | re.I)
+# The <pre> text is cut out with two searches and tags are removed only up to the last ">":
+# `<pre>(.*?)</pre>` and `<[^>]*>` scan to the end from every "<pre>" or "<" that is never
+# closed (quadratic in a file of them).
+_PRE_OPEN = re.compile(r"<pre>", re.I)
+_PRE_CLOSE = re.compile(r"</pre>", re.I)
 _TAG = re.compile(r"<[^>]*>")
 # <bullet> marks a statement not spoken aloud; at a line start it opens the paragraph.
 _BULLET = re.compile(r"^[ ]*<bullet>[ ]*", re.M)
@@ -177,10 +181,10 @@ class _Turn:
 def parse_granule(data: bytes, granule: str, meta: DayMeta | None = None) -> FileRead:
     """Documents from one granule's bytes; IngestError when it is not a CREC granule."""
     text = _decode(data)
-    pre = _PRE.search(text)
+    pre = _pre_text(text)
     if pre is None:
         raise IngestError("HTML but not a Congressional Record granule (no <pre> text)")
-    body = html.unescape(_TAG.sub("", _BULLET.sub("  ", pre.group(1))))
+    body = html.unescape(_strip_tags(_BULLET.sub("  ", pre)))
     vol, chamber, pages = _VOLUME.search(body), _CHAMBER.search(body), _PAGES.search(body)
     if vol is None:
         raise IngestError("no Congressional Record header ([Congressional Record Volume ...])")
@@ -235,6 +239,19 @@ def parse_granule(data: bytes, granule: str, meta: DayMeta | None = None) -> Fil
                                 "and printed material)")
 
 
+def _pre_text(text: str) -> str | None:
+    """The text of the first <pre> element that is closed, in one pass."""
+    start = _PRE_OPEN.search(text)
+    end = _PRE_CLOSE.search(text, start.end()) if start else None
+    return text[start.end():end.start()] if start and end else None
+
+
+def _strip_tags(text: str) -> str:
+    """The text without its tags; a "<" after the last ">" opens none and is kept."""
+    end = text.rfind(">") + 1
+    return _TAG.sub("", text[:end]) + text[end:]
+
+
 _HEADER_WORDS = 40  # a cover page or a bare heading says less than this outside its title
 
 
@@ -247,6 +264,7 @@ def _turns(lines: list[str], page: str, known: Callable[[str], bool]) -> tuple[s
     unspoken = 0
     quote_indent = 0  # indent of the quoted paragraph being read, 0 outside quotes
     for line in lines:
+        check_time()
         if line.startswith("From the Congressional Record Online"):
             continue
         if m := _PAGE_MARK.match(line):
@@ -464,16 +482,14 @@ def _read_zip(zf: zipfile.ZipFile, max_bytes: int) -> FileRead:
 
 
 def _member(zf: zipfile.ZipFile, info: zipfile.ZipInfo, max_bytes: int) -> bytes:
-    """One member's bytes, refused before inflating when it is too large or a zip bomb."""
+    """One member's bytes, refused before inflating when it is too large or a zip bomb, and
+    while inflating when it holds more than its header says (archive.read_member)."""
     if info.file_size > max_bytes:
         raise IngestError(f"too large ({_size(info.file_size)} > {_size(max_bytes, whole=True)} limit)")
     if info.file_size > 2**20 and info.file_size > _BOMB_RATIO * max(1, info.compress_size):
         raise IngestError(f"expands {info.file_size // max(1, info.compress_size)} times "
                           "(a zip bomb?)")
     try:
-        with zf.open(info) as f:
-            return f.read(max_bytes + 1)  # inflates no further than the declared size
-    except (RuntimeError, NotImplementedError) as e:  # encrypted, or compressed in a way
-        raise IngestError(f"cannot read: {e}") from e  # Python cannot inflate
-    except (zipfile.BadZipFile, zlib.error, EOFError, OSError) as e:
+        return read_member(zf, info, max_bytes)
+    except (zipfile.BadZipFile, OSError) as e:
         raise IngestError(f"damaged member: {e}") from e

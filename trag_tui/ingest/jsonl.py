@@ -15,7 +15,7 @@ from urllib.parse import unquote, urlsplit
 
 from trag_tui.documents import DateSource, Document
 from trag_tui.errors import IngestError
-from trag_tui.ingest.base import FileRead
+from trag_tui.ingest.base import FileRead, check_time
 from trag_tui.temporal import document_dates as dates
 
 #: Fields with a fixed meaning; every other scalar field is kept as metadata.
@@ -38,6 +38,7 @@ def read(path: Path, *, default_date: dt.date | None = None, max_bytes: int) -> 
     duplicates, first_duplicate = 0, ""
     with open(path, "rb") as f:
         for lineno, raw in enumerate(f, start=1):
+            check_time()
             if lineno == 1:
                 raw = raw.removeprefix(b"\xef\xbb\xbf")  # a UTF-8 byte-order mark
             if not raw.strip():

@@ -18,7 +18,7 @@ from lxml import etree
 from trag_tui.documents import DateSource, Document
 from trag_tui.errors import IngestError
 from trag_tui.ingest import text
-from trag_tui.ingest.base import FileRead, read_bytes
+from trag_tui.ingest.base import FileRead, check_time, read_bytes
 from trag_tui.temporal import document_dates as dates
 
 #: Chamber by the ParlParse file-name prefix (`debates2009-10-27d.xml`, `spwa2009-10-29.xml`).
@@ -111,6 +111,7 @@ def read(path: Path, *, default_date: dt.date | None = None, max_bytes: int) -> 
     empty = 0
     major = minor = ""
     for el in root.iter(*_HEADINGS, *_RECORDS):
+        check_time()
         if el.tag == "major-heading":
             major, minor = _flatten(el), ""
         elif el.tag == "minor-heading":

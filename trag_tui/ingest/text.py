@@ -14,14 +14,16 @@ from pathlib import Path
 
 from trag_tui.documents import DateSource, Document
 from trag_tui.errors import IngestError
-from trag_tui.ingest.base import FileRead, read_bytes
+from trag_tui.ingest.base import FileRead, check_time, read_bytes
 from trag_tui.temporal import document_dates as dates
 
 _SNIFF_BYTES = 8 * 1024
 # Newlines are normalised before this is used.
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\n(?P<body>.*?)\n(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.S)
-_KEY_VALUE = re.compile(r"^(?P<key>[A-Za-z_][\w-]*)[ \t]*:[ \t]*(?P<value>.*?)[ \t]*$")
-_ATX_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(?P<title>.+?)(?:[ \t]+#+)?[ \t]*$")
+# Linear patterns: the spaces around a value or a heading's closing #s are cut by str methods,
+# since a lazy group before `[ \t]*$` tries every split of a long run of spaces (quadratic).
+_KEY_VALUE = re.compile(r"^(?P<key>[A-Za-z_][\w-]*)[ \t]*:(?P<value>.*)$")
+_ATX_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t](?P<title>.+)$")
 _SETEXT_UNDERLINE = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 _FENCE = re.compile(r"^ {0,3}(```|~~~)")
 #: Front-matter keys with a fixed meaning; the other keys are kept as metadata.
@@ -91,7 +93,7 @@ def split_front_matter(content: str) -> tuple[dict[str, str], str]:
     for line in m["body"].splitlines():
         kv = _KEY_VALUE.match(line)
         if kv:
-            front[kv["key"].lower()] = _unquote(kv["value"])
+            front[kv["key"].lower()] = _unquote(kv["value"].strip(" \t"))
     if not front:  # a leading "---" rule, not front matter
         return {}, content
     return front, content[m.end():]
@@ -108,6 +110,7 @@ def first_heading(body: str) -> str:
     in_fence = False
     previous = ""
     for line in body.splitlines():
+        check_time()
         if _FENCE.match(line):
             in_fence = not in_fence
             previous = ""
@@ -116,11 +119,20 @@ def first_heading(body: str) -> str:
             continue
         m = _ATX_HEADING.match(line)
         if m:
-            return m["title"].strip()
+            return _atx_title(m["title"]).strip()
         if previous.strip() and _SETEXT_UNDERLINE.match(line) and not _ATX_HEADING.match(previous):
             return previous.strip()
         previous = line
     return ""
+
+
+def _atx_title(rest: str) -> str:
+    """A heading's text after `#` and a space, without its closing sequence (`# Title ##`)."""
+    text = rest.strip(" \t")
+    bare = text.rstrip("#")
+    if bare != text and bare[-1:] in (" ", "\t"):
+        return bare.rstrip(" \t")
+    return text
 
 
 def _date(

@@ -22,8 +22,23 @@ from ..settings import Settings
 BUNDLED_NAME = "all-MiniLM-L6-v2"
 HASH_NAME = "hash"
 _WORD = re.compile(r"\w+", re.UNICODE)
+#: Below this norm a vector points nowhere: sqlite-vec's cosine distance of it is NULL and a
+#: normalised one is all rounding. Embedders return unit vectors, so this is far from any.
+MIN_NORM = 1e-6
 
 
+def usable(vectors: np.ndarray) -> np.ndarray:
+    """Which rows a cosine distance can use: finite, and not (nearly) zero.
+
+    A text without words (a JSONL record of punctuation, a question of "???") hashes to the
+    zero vector, and a tampered or damaged row can hold NaN or values whose norm overflows;
+    each makes every distance to it NULL or NaN, so such a vector is never stored nor searched
+    with."""
+    rows = np.atleast_2d(np.asarray(vectors, dtype=np.float32))
+    finite = np.asarray(np.isfinite(rows).all(axis=1))
+    with np.errstate(over="ignore"):  # a norm past float32 is inf, and refused
+        norms = np.linalg.norm(np.where(finite[:, None], rows, 0.0), axis=1)
+    return finite & np.isfinite(norms) & (norms > MIN_NORM)
 
 
 class Embedder(Protocol):

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..facets import Stemmer
+from ..models.embedding import usable
 from ..storage.db import has_table, id_batches, sqlite3
 from ..storage.store import UNKNOWN_DAY, from_day, has_vectors
 from .scoring import Ranked
@@ -135,6 +136,9 @@ class DenseMatrix:
         self.days = np.asarray(days, dtype=np.int64)
         if blobs:
             matrix = np.frombuffer(b"".join(blobs), dtype="<f4").reshape(len(blobs), -1)
+            ok = usable(matrix)  # a zero or NaN row (a damaged file) would score NaN
+            if not ok.all():
+                self.ids, self.days, matrix = self.ids[ok], self.days[ok], matrix[ok]
             norms = np.linalg.norm(matrix, axis=1, keepdims=True)
             self.matrix = (matrix / np.maximum(norms, 1e-12)).astype(np.float32)
         else:
@@ -144,7 +148,7 @@ class DenseMatrix:
                within: np.ndarray | None = None) -> Ranked:
         """Nearest chunks by cosine similarity inside the day range (and among the sorted chunk
         ids `within`, when given), best first."""
-        if not len(self.ids) or limit <= 0:
+        if not len(self.ids) or limit <= 0 or not usable(vector)[0]:
             return []
         lo, hi = days.bounds()
         q = np.asarray(vector, dtype=np.float32)
@@ -263,8 +267,11 @@ class LexicalMatches:
 def dense_candidates(
     conn: sqlite3.Connection, vector: np.ndarray, limit: int, days: DayRange
 ) -> Ranked:
-    """Nearest chunks by cosine similarity (1 - distance), inside the day range."""
-    if not has_vectors(conn):
+    """Nearest chunks by cosine similarity (1 - distance), inside the day range.
+
+    A question without words has no direction to search in (its vector is zero): no dense
+    candidates. A stored row whose distance is NULL or NaN (a damaged vector) is passed over."""
+    if not has_vectors(conn) or not usable(vector)[0]:
         return []
     lo, hi = days.bounds()
     rows = conn.execute(
@@ -272,14 +279,14 @@ def dense_candidates(
         "AND day >= ? AND day <= ?",
         (vector.astype("<f4").tobytes(), min(limit, VEC_K_LIMIT), lo, hi),
     ).fetchall()
-    return [(int(uid), 1.0 - float(d)) for uid, d in rows]
+    return [(int(uid), 1.0 - float(d)) for uid, d in rows if d is not None and np.isfinite(d)]
 
 
 def dense_among(conn: sqlite3.Connection, vector: np.ndarray, limit: int, days: DayRange,
                 chunks: np.ndarray) -> Ranked:
     """Nearest of the chunk ids `chunks` by cosine similarity, inside the day range: exact, over
     their own vectors (a few thousand at most, where vec0 would scan the whole range)."""
-    if not len(chunks) or not has_vectors(conn):
+    if not len(chunks) or not has_vectors(conn) or not usable(vector)[0]:
         return []
     lo, hi = days.bounds()
     ids, blobs = [], []
@@ -295,7 +302,8 @@ def dense_among(conn: sqlite3.Connection, vector: np.ndarray, limit: int, days: 
     matrix = np.frombuffer(b"".join(blobs), dtype="<f4").reshape(len(blobs), -1)
     q = np.asarray(vector, dtype=np.float32)
     sims = (matrix @ q) / np.maximum(np.linalg.norm(matrix, axis=1) * (np.linalg.norm(q) or 1.0), 1e-12)
-    order = np.lexsort((np.asarray(ids), -sims))[:min(limit, VEC_K_LIMIT)]
+    order = np.lexsort((np.asarray(ids), -sims))
+    order = order[np.isfinite(sims[order])][:min(limit, VEC_K_LIMIT)]
     return [(int(ids[i]), float(sims[i])) for i in order]
 
 

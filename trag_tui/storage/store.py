@@ -17,6 +17,7 @@ import numpy as np
 from ..chunking import Chunk
 from ..documents import Document
 from ..errors import EmbedderError
+from ..models.embedding import usable
 from .db import get_meta, has_table, id_batches, set_meta, sqlite3
 from .schema import vector_table_sql
 
@@ -150,7 +151,10 @@ def delete_documents(conn: sqlite3.Connection, doc_ids: Sequence[int]) -> None:
 def insert_documents(
     conn: sqlite3.Connection, docs: Sequence[PreparedDocument], vectors: dict[str, bytes]
 ) -> list[int]:
-    """Write prepared documents (caller's transaction); returns the new searchable chunk ids."""
+    """Write prepared documents (caller's transaction); returns the new searchable chunk ids.
+
+    `vectors` holds each searchable chunk's vector by its hash; a chunk with none that a
+    distance can use (its text has no words) is stored without one and found by words only."""
     new_chunk_ids: list[int] = []
     for p in docs:
         d = p.doc
@@ -182,12 +186,21 @@ def insert_documents(
                     "INSERT INTO chunk_fts (rowid, text, title) VALUES (?, ?, ?)",
                     (chunk_id, chunk.text, d.title),
                 )
-                conn.execute(
-                    "INSERT INTO chunk_vectors (chunk_id, embedding, day) VALUES (?, ?, ?)",
-                    (chunk_id, vectors[h], UNKNOWN_DAY if day is None else day),
-                )
+                if usable_blob(vectors.get(h)):  # a chunk without words has no vector
+                    conn.execute(
+                        "INSERT INTO chunk_vectors (chunk_id, embedding, day) VALUES (?, ?, ?)",
+                        (chunk_id, vectors[h], UNKNOWN_DAY if day is None else day),
+                    )
                 new_chunk_ids.append(chunk_id)
     return new_chunk_ids
+
+
+def usable_blob(blob: bytes | None) -> bool:
+    """Whether a stored-form vector is one a cosine distance can use (models.embedding.usable):
+    the last gate before the vector table, so a zero or NaN vector never reaches a search."""
+    if not isinstance(blob, bytes) or not blob or len(blob) % 4:
+        return False
+    return bool(usable(np.frombuffer(blob, dtype="<f4"))[0])
 
 
 def as_blob(matrix: np.ndarray) -> list[bytes]:

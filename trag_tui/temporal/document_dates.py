@@ -90,7 +90,9 @@ _TEXT_TABLE: list[tuple[re.Pattern[str], Handler]] = [
      _numeric_dmy),
 ]
 
-_ISO = re.compile(r"\s*(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})(?:[T ][\d:.+\-Z ]*)?\s*")
+# Matched against the stripped value: a trailing `\s*` after a time part that may hold spaces
+# would try every split of a long run of them (quadratic).
+_ISO = re.compile(r"(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})(?:[T ][\d:.+\-Z ]*)?")
 
 # dateparser is tried on at most this many unknown month words per text, so a long text full
 # of "12 votes 2024"-like runs cannot make one call slow.
@@ -130,5 +132,5 @@ def date_from_text(text: str, max_chars: int = 5000) -> dt.date | None:
 
 def parse_iso(s: str) -> dt.date | None:
     """A YYYY-MM-DD date (optionally followed by a time), or None for anything else."""
-    m = _ISO.fullmatch(s) if isinstance(s, str) else None
+    m = _ISO.fullmatch(s.strip()) if isinstance(s, str) else None
     return _ymd(m) if m else None
