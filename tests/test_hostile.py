@@ -1317,6 +1317,24 @@ def test_a_document_without_words_is_indexed_without_a_vector_and_search_survive
         assert run("-d", db, "search", question, "--json").exit_code == 0
 
 
+def test_a_clean_copy_keeps_a_document_without_words(tmp_path):
+    """A document stored without a vector because it has no words is no damage: a clean copy
+    keeps it, and the next index run has nothing to add back."""
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "a.jsonl").write_text(
+        '{"id": "p", "date": "2020-01-01", "text": "!!! ... ???"}\n'
+        '{"id": "w", "date": "2020-01-01", "text": "wages rose"}\n')
+    db, copy = tmp_path / "t.db", tmp_path / "copy.db"
+    assert run("-d", db, "index", folder).exit_code == 0
+    r = run("doctor", db, "--clean-copy", copy)
+    assert r.exit_code == 0, r.output
+    assert "0 documents to index again" in r.output and "left out" not in r.output
+    assert _count(copy, "SELECT count(*) FROM documents") == 2
+    again = run("-d", copy, "index", folder, "--json")
+    assert json.loads(again.stdout)["documents_added"] == 0, again.output
+
+
 @pytest.mark.parametrize("vector", ["zero", "nan"])
 def test_an_unusable_vector_in_the_file_never_reaches_a_search(index, tmp_path, vector):
     import numpy as np

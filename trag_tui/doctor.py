@@ -11,9 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
-
 from .errors import IndexBusy, IndexFileError
+from .models.embedding import has_words
 from .storage.db import (
     APPLICATION_ID,
     busy,
@@ -26,6 +25,7 @@ from .storage.db import (
 )
 from .storage.file import SQLITE_HEADER, check_sidecars, connect, open_readonly, read_header
 from .storage.schema import entries, meta_problems, problems
+from .storage.store import embed_text, usable_blob
 
 
 @dataclass
@@ -175,9 +175,7 @@ def _fill(old, new, report: CopyReport) -> None:
             "INSERT INTO chunk_fts (rowid, text, title) SELECT c.id, c.text, d.title "
             "FROM chunks c JOIN documents d ON d.id = c.document_id WHERE c.searchable = 1"
         )
-    missing = [r[0] for r in new.execute(
-        "SELECT DISTINCT c.document_id FROM chunks c WHERE c.searchable = 1 AND c.id NOT IN "
-        "(SELECT chunk_id FROM chunk_vectors)")] if embedder is not None else [
+    missing = _without_vectors(new) if embedder is not None else [
         r[0] for r in new.execute("SELECT id FROM documents")]
     if missing:
         with transaction(new):
@@ -192,6 +190,18 @@ def _fill(old, new, report: CopyReport) -> None:
     from .corroboration import update_corroboration
 
     update_corroboration(new)
+
+
+def _without_vectors(conn: sqlite3.Connection) -> list[int]:
+    """Documents with a searchable chunk the copy holds no vector for, except those whose
+    vectorless chunks have no words to embed: indexing stores those without one on purpose."""
+    lacking: dict[int, bool] = {}
+    for doc, title, text in conn.execute(
+            "SELECT c.document_id, d.title, c.text FROM chunks c JOIN documents d "
+            "ON d.id = c.document_id WHERE c.searchable = 1 AND c.id NOT IN "
+            "(SELECT chunk_id FROM chunk_vectors)"):
+        lacking[doc] = lacking.get(doc, False) or has_words(embed_text(title or "", text))
+    return [doc for doc, worded in lacking.items() if worded]
 
 
 def _one(conn: sqlite3.Connection, sql: str):
@@ -245,11 +255,8 @@ def _has_rowid(conn, table: str) -> bool:
 
 
 def _usable(blob, dim: int) -> bool:
-    """A vector of the right size, finite and not all zero: one a distance can use."""
-    if not isinstance(blob, bytes) or len(blob) != 4 * dim:
-        return False
-    vector = np.frombuffer(blob, "<f4")
-    return bool(np.isfinite(vector).all() and vector.any())
+    """A vector of the right size that a distance can use."""
+    return isinstance(blob, bytes) and len(blob) == 4 * dim and usable_blob(blob)
 
 
 def _copy_vectors(old, new, dim: int, report: CopyReport) -> int:

@@ -27,6 +27,12 @@ _WORD = re.compile(r"\w+", re.UNICODE)
 MIN_NORM = 1e-6
 
 
+def has_words(text: str) -> bool:
+    """Whether a text holds a word to embed: the hash embedder gives a text without one the
+    zero vector, which is never stored (see `usable`)."""
+    return _WORD.search(text) is not None
+
+
 def usable(vectors: np.ndarray) -> np.ndarray:
     """Which rows a cosine distance can use: finite, and not (nearly) zero.
 
