@@ -28,6 +28,7 @@ RANGES: dict[str, tuple[float, float]] = {
     "alpha": (0, 1), "lam": (0, 1e6), "tau": (0, 1e6), "gamma": (0, 1e6),
     "evolution_pool": (1, 100_000), "evolution_floor": (0, 1), "max_tokens": (1, 131_071),
     "n_ctx": (256, 131_072), "temperature": (0, 10), "threads": (0, 1024),
+    "read_seconds": (0, 86_400),
 }
 #: The words each word-valued setting may be.
 CHOICES: dict[str, tuple[str, ...]] = {

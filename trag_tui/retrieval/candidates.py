@@ -148,7 +148,7 @@ class DenseMatrix:
                within: np.ndarray | None = None) -> Ranked:
         """Nearest chunks by cosine similarity inside the day range (and among the sorted chunk
         ids `within`, when given), best first."""
-        if not len(self.ids) or limit <= 0 or not usable(vector)[0]:
+        if not len(self.ids) or limit <= 0:
             return []
         lo, hi = days.bounds()
         q = np.asarray(vector, dtype=np.float32)
@@ -271,7 +271,7 @@ def dense_candidates(
 
     A question without words has no direction to search in (its vector is zero): no dense
     candidates. A stored row whose distance is NULL or NaN (a damaged vector) is passed over."""
-    if not has_vectors(conn) or not usable(vector)[0]:
+    if not has_vectors(conn):
         return []
     lo, hi = days.bounds()
     rows = conn.execute(
@@ -286,7 +286,7 @@ def dense_among(conn: sqlite3.Connection, vector: np.ndarray, limit: int, days: 
                 chunks: np.ndarray) -> Ranked:
     """Nearest of the chunk ids `chunks` by cosine similarity, inside the day range: exact, over
     their own vectors (a few thousand at most, where vec0 would scan the whole range)."""
-    if not len(chunks) or not has_vectors(conn) or not usable(vector)[0]:
+    if not len(chunks) or not has_vectors(conn):
         return []
     lo, hi = days.bounds()
     ids, blobs = [], []

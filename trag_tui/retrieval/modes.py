@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..facets import Scope, facet_index
+from ..models.embedding import usable
 from ..settings import Settings
 from ..storage.index import Index
 from ..storage.store import from_day, to_day
@@ -198,9 +199,11 @@ class Retriever:
               scope: Scope | None = None, within: np.ndarray | None = None) -> list[scoring.Ranked]:
         """Lexical and dense candidates inside the day range (and the scope's documents, and the
         chunk ids `within`, if given)."""
-        backend = self.backend
-        return [backend.lexical(text, limit, days, scope, session, within=within),
-                backend.dense(self.vector(text), limit, days, scope, session, within=within)]
+        backend, vector = self.backend, self.vector(text)
+        # A question without words ("???") embeds to a vector no distance can use: words only.
+        dense = backend.dense(vector, limit, days, scope, session, within=within) \
+            if usable(vector)[0] else []
+        return [backend.lexical(text, limit, days, scope, session, within=within), dense]
 
     def spoken(self) -> SpokenPeriods:
         """The periods the index's chunks speak of (read from the index file, whatever the
