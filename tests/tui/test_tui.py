@@ -1120,3 +1120,56 @@ def test_source_text_that_a_terminal_would_obey_is_shown_escaped():
     shown = _shown(hostile)
     assert "\x1b" not in shown.title + shown.passage + shown.doc_id and "\x07" not in shown.speaker
     assert "\x9b" not in shown.role and "\\x1b[2J" in shown.passage and "\nnext" in shown.passage
+
+
+# --- round two: the chat app ------------------------------------------------------------------
+
+
+def keys(app, *names: str) -> None:
+    """Post keys the way a terminal does, back to back, without Pilot's wait between them."""
+    for name in names:
+        char = name if len(name) == 1 else None
+        app.post_message(events.Key(name, char))
+
+
+@run_async
+async def test_tabbing_quickly_between_answers_with_and_without_sources_never_crashes(built):
+    app = make_app(built)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        empty = await ask(pilot, "what was said about flood defences in 2015?")
+        assert not empty.sources  # no documents from 2015
+        full = await ask(pilot, "what was said about flood defences in 2014?")
+        assert full.sources
+        # Tab to the conversation, its first answer (no sources), its second (sources)...
+        keys(app, "tab", "tab", "tab")
+        await pilot.pause(0.3)
+        assert app.focused is full
+        # ...then back and forth faster than the sources pane can fill
+        for _ in range(20):
+            keys(app, "shift+tab", "tab", "shift+tab", "tab")
+            await pilot.pause(0.01)
+        await pilot.pause(0.3)
+        assert app.is_running and app.return_code is None
+        # the pane shows the sources of the answer the focus ended on
+        assert app.focused is full and app.chat.selected is full
+        assert app.chat.sources.sources == full.sources
+        empty.focus()
+        await pilot.pause()
+        assert app.chat.sources.sources == []
+
+
+@run_async
+async def test_a_late_highlight_from_earlier_sources_is_ignored(built):
+    app = make_app(built)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        full = await ask(pilot, "what was said about flood defences in 2014?")
+        pane = app.chat.sources
+        for _ in range(5):
+            # one answer's sources, then another's (none) before the list's highlight lands
+            pane.show_sources(full.sources, full.query_text)
+            pane.show_sources([], "")
+            await pilot.pause(0.05)
+        assert app.is_running and app.return_code is None
+        assert pane.sources == [] and not str(pane.query_one("#passage-text").render()).strip()

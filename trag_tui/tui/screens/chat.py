@@ -380,6 +380,11 @@ class ChatScreen(Screen):
         self.timeline.mark_years(_years(answer.sources))
 
     def on_answer_selected(self, message: AnswerSelected) -> None:
+        focused = self.focused
+        if message.number is None and isinstance(focused, Answer) and focused is not message.answer:
+            # Each answer posts from its own queue, so after quick tabbing a message from an
+            # answer the focus has already left can arrive last: the focused one is selected.
+            return
         if message.answer is not self.selected:
             self._select(message.answer)
         if message.number is None:
