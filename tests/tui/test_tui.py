@@ -1132,6 +1132,14 @@ def keys(app, *names: str) -> None:
         app.post_message(events.Key(name, char))
 
 
+def typed(app, text: str) -> None:
+    """Post the keys of `text` back to back, as a fast typist's terminal sends them."""
+    from textual.keys import _character_to_key
+
+    for c in text:
+        app.post_message(events.Key(_character_to_key(c), c))
+
+
 @run_async
 async def test_tabbing_quickly_between_answers_with_and_without_sources_never_crashes(built):
     app = make_app(built)
@@ -1173,3 +1181,34 @@ async def test_a_late_highlight_from_earlier_sources_is_ignored(built):
             await pilot.pause(0.05)
         assert app.is_running and app.return_code is None
         assert pane.sources == [] and not str(pane.query_one("#passage-text").render()).strip()
+
+
+QUESTION = "what was said about rail fares in 2021 and what did the minister say?"
+
+
+def answered(app, before: int) -> bool:
+    """Whether a question asked after the first `before` turns has been answered."""
+    return len(app.turns) > before and app.chat.running is None
+
+
+@pytest.mark.parametrize("first", [(), ("ctrl+t",)], ids=["answer-focused", "after-ctrl-t"])
+@run_async
+async def test_enter_submits_every_key_typed_before_it(built, first):
+    app = make_app(built)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        answer = await ask(pilot, "what was said about flood defences in 2014?")
+        for split in (1, 8, 30):
+            answer.focus()
+            await pilot.pause()
+            before = len(app.turns)
+            # The focus is on an answer. A burst of keys, then (while the first of them are
+            # still on their way to the question box) the rest and Enter.
+            keys(app, *first)
+            typed(app, QUESTION[:split])
+            await asyncio.sleep(0)
+            typed(app, QUESTION[split:])
+            keys(app, "enter")
+            await wait_for(pilot, functools.partial(answered, app, before), timeout=5)
+            assert [t.question for t in app.turns[before:]] == [QUESTION], split
+            assert box(app).value == ""

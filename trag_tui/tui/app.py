@@ -14,9 +14,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from textual import work
+from textual import events, work
 from textual.app import App
 from textual.binding import Binding
+from textual.widgets import Input, TextArea
 
 from ..errors import EmbedderError, IndexFileError
 from ..settings import Settings
@@ -39,6 +40,7 @@ from .screens.conversations import ConversationsScreen
 from .screens.first_run import FirstRunScreen, corpus_paths, sample_corpus
 from .screens.help import HelpScreen, binding_rows
 from .screens.indexing import IndexingScreen
+from .screens.passage import PassageScreen
 from .screens.path_prompt import PathPrompt
 
 
@@ -65,6 +67,27 @@ class TragApp(App):
     def today(self) -> dt.date:
         """The date questions are asked from: today, or the fixed date given (reproducible badges)."""
         return self._today or dt.date.today()
+
+    async def on_event(self, event: events.Event) -> None:
+        # Typing is routed here, where keys arrive one by one in the order typed, not after
+        # they bubbled up from the focused widget: a key bubbling from an answer to the screen
+        # could be overtaken by later keys and by Enter once the question box had the focus,
+        # which sent questions cut off. Moving the focus now sends every key after this one
+        # straight to the question box, in order, Enter last.
+        if isinstance(event, events.Key) and not event.is_forwarded and self._is_typing(event):
+            if isinstance(self.screen, PassageScreen):
+                self.pop_screen()  # the reader gives way to the question being typed
+            if self.screen is self.chat:
+                self.chat.set_focus(self.chat.question_box, scroll_visible=False)
+        await super().on_event(event)
+
+    def _is_typing(self, event: events.Key) -> bool:
+        """A printable key meant for the question box: not for a text field that has focus."""
+        if not event.is_printable or not event.character:
+            return False
+        if not isinstance(self.screen, (ChatScreen, PassageScreen)):
+            return False
+        return not isinstance(self.focused, (Input, TextArea))
 
     def get_default_screen(self) -> ChatScreen:
         """The chat screen is the app's base screen."""

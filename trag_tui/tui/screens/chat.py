@@ -8,8 +8,9 @@ late message from a stopped answer never lands in the next one.
 State flows down and events flow up, as in Textual's guide and elia's chat screen: the app
 hands this screen the engine and the date to answer from, and sets what it learns about the
 index; the screen posts what happened (a question asked, an answer finished, a conversation
-started) and never calls into the app. The question box is where typing goes: printable keys
-pressed anywhere but in a text field land in it, and it gets the focus back after every dialog.
+started) and never calls into the app. The question box is where typing goes: the app routes
+printable keys pressed anywhere but in a text field to it, and it gets the focus back after
+every dialog.
 """
 from __future__ import annotations
 
@@ -20,14 +21,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from textual import events, on, work
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Header, Input, TextArea
+from textual.widgets import Footer, Header, Input
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from ..answer_text import shown_markdown, stopped_markdown, stored_markdown
@@ -158,18 +159,6 @@ class ChatScreen(Screen):
         return self.query_one(QuestionBox)
 
     # -- where typing goes -------------------------------------------------------------------
-
-    def on_key(self, event: events.Key) -> None:
-        # A printable key pressed on a list, an answer or a passage is the start of a question.
-        if not event.is_printable or not event.character:
-            return
-        if isinstance(self.focused, (Input, TextArea)):
-            return
-        box = self.question_box
-        box.focus()
-        box.insert_text_at_cursor(event.character)
-        event.stop()
-        event.prevent_default()
 
     def on_screen_resume(self) -> None:
         # Back from any dialog or passage reader: typing goes to the question box again.
