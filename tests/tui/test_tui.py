@@ -160,8 +160,10 @@ async def test_answer_streams_with_sources_badge_and_timeline(built):
         await ready(pilot)
         answer = await ask(pilot, "what was said about flood defences in 2014?")
 
-        assert answer.text.startswith(
-            "Flood defences failed on the Somerset Levels [1] (10 February 2014).")
+        # the quoted answer first, the model's checked sentence beneath it
+        assert answer.text.startswith("John Doe [1] (10 February 2014): “After the winter storms")
+        assert "”\n\nFlood defences failed on the Somerset Levels [1] (10 February 2014)." \
+            in answer.text
         assert "**Evidence**" in answer.text
         assert len(gen.calls) == 1
         # sources pane: the 2014 statement, and only sources from 2014
@@ -803,7 +805,7 @@ async def test_a_failing_stopped_answer_does_not_end_the_next_one(built, failure
         await ready(pilot)
         box(app).value = "what was said about flood defences in 2014?"
         await pilot.press("enter")
-        await wait_for(pilot, lambda: app.chat.running is not None and "Somerset" in
+        await wait_for(pilot, lambda: app.chat.running is not None and "\n\nFlood defences" in
                        app.chat.running.answer.text)
         first_worker = app.chat.running.worker
         await pilot.press("escape")
@@ -821,7 +823,7 @@ async def test_a_failing_stopped_answer_does_not_end_the_next_one(built, failure
         assert app.chat.running is second  # still running: the old failure did not end it
         release_second.set()
         await wait_for(pilot, lambda: app.chat.running is None)
-        assert second.answer.text.startswith("Rail fares are frozen for a year [1]")
+        assert "”\n\nRail fares are frozen for a year [1]" in second.answer.text
         # the answer being written fails unexpectedly: a notice, and the box is free again
         box(app).value = "what was said about flood defences in 2019?"
         await pilot.press("enter")

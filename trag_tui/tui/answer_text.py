@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..render import NO_CITATION_NOTE, NO_MODEL_NOTE, dropped_note
+from ..render import NO_MODEL_NOTE
 
 STOPPED = "*(stopped)*"
 _SPECIAL = re.compile(r"([\\`*_\[\]<>#|])")
@@ -34,9 +34,14 @@ def linkify_citations(markdown: str) -> str:
 
 
 def shown_markdown(done: Any) -> str:
-    """The answer with its notes and evidence, for the conversation pane."""
+    """The answer with its notes and evidence, for the conversation pane.
+
+    The quoted answer comes first and the model's checked sentences beneath it, as they were
+    shown while it wrote; nothing is said of the check here (the explain view lists what it
+    kept back).
+    """
     placeholder = "" if done.stopped or done.evidence else "_(no answer text)_"
-    parts = [done.answer.strip() or placeholder]
+    parts = [(getattr(done, "shown", "") or done.answer).strip() or placeholder]
     if done.stopped:
         parts.append(STOPPED)
     if done.no_documents:
@@ -44,16 +49,33 @@ def shown_markdown(done: Any) -> str:
     if done.invalid_citations:
         parts.append("*Removed citations of sources that do not exist: "
                      + ", ".join(f"\\[{n}\\]" for n in done.invalid_citations) + ".*")
-    if done.extractive and done.answer.strip():
-        parts.append(f"*{NO_CITATION_NOTE if done.messages else NO_MODEL_NOTE}*")
-    if done.dropped:
-        parts.append(f"*{dropped_note(len(done.dropped))}.*")
-    if done.evidence:
-        lines = ["**Evidence**", ""]
-        lines += [f"- [{e.number}] {e.date or 'undated'} — “{escape(e.sentence)}”"
-                  for e in done.evidence]
-        parts.append("\n".join(lines))
+    if done.extractive and done.answer.strip() and not done.messages:
+        parts.append(f"*{NO_MODEL_NOTE}*")
+    parts.append(evidence_markdown(done.evidence))
     return "\n\n".join(p for p in parts if p)
+
+
+def evidence_markdown(evidence: list[Any]) -> str:
+    """The quoted source sentences as a Markdown list under a heading ("" when there are none)."""
+    if not evidence:
+        return ""
+    lines = ["**Evidence**", ""]
+    lines += [f"- [{e.number}] {e.date or 'undated'} — “{escape(e.sentence)}”" for e in evidence]
+    return "\n".join(lines)
+
+
+def dropped_markdown(dropped: list[Any]) -> str:
+    """The model's sentences the check kept back, and why, for the explain view."""
+    if not dropped:
+        return ""
+    lines = ["*Not shown: the model's sentences that the check kept back*", ""]
+    lines += [f"- ~~{escape(_field(d, 'sentence'))}~~ ({escape(_field(d, 'reason'))})"
+              for d in dropped]
+    return "\n".join(lines)
+
+
+def _field(item: Any, name: str) -> str:
+    return str(item.get(name, "") if isinstance(item, dict) else getattr(item, name, ""))
 
 
 def source_line(source: Any) -> str:
@@ -75,6 +97,8 @@ def stored_markdown(done: Any) -> str:
     return text
 
 
-def stopped_markdown(partial: str) -> str:
-    """What is kept of an answer stopped by the user before it finished."""
-    return (partial.strip() + "\n\n" if partial.strip() else "") + STOPPED
+def stopped_markdown(partial: str, evidence: list[Any] | None = None) -> str:
+    """What is kept of an answer stopped by the user before it finished: the text so far and
+    the quoted evidence, which was known before the model started."""
+    parts = [partial.strip(), STOPPED, evidence_markdown(evidence or [])]
+    return "\n\n".join(p for p in parts if p)

@@ -31,7 +31,7 @@ from textual.timer import Timer
 from textual.widgets import Footer, Header, Input
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from ..answer_text import shown_markdown, stopped_markdown, stored_markdown
+from ..answer_text import dropped_markdown, shown_markdown, stopped_markdown, stored_markdown
 from ..engine import Engine
 from ..history import (
     ANSWERED,
@@ -47,6 +47,7 @@ from ..messages import (
     AnswerDone,
     AnswerFailed,
     AnswerFinished,
+    AnswerQuoted,
     AnswerRetrieved,
     AnswerStage,
     AnswerToken,
@@ -83,6 +84,9 @@ class Running:
     worker: Worker | None = None
     first_token: float | None = None
     tokens: int = 0
+    quoted: bool = False  # the quoted answer is on screen: the model's sentences go beneath it
+    generated: bool = False  # a sentence of the model's is on screen
+    evidence: list[Any] = field(default_factory=list)  # the quoted sentences, kept if stopped
 
 
 class ChatScreen(Screen):
@@ -211,7 +215,7 @@ class ChatScreen(Screen):
     def answer_worker(self, turn: int, question: str, overrides: Overrides,
                       cancel: threading.Event, today: dt.date) -> None:
         """Retrieve and generate in a thread; report every step as a message."""
-        from ...answering.events import Done, Retrieved, Token, Writing
+        from ...answering.events import Done, Quoted, Retrieved, Token, Writing
         from ...errors import EmbedderError, GenerationError, IndexFileError
         from ..engine import ModelUnavailable, Stage
 
@@ -229,10 +233,13 @@ class ChatScreen(Screen):
                     sources = [_shown(source) for source in event.sources]
                     markdown = self.engine.markdown_passages(sources)
                     self.post_message(AnswerRetrieved(turn, event.result, sources, markdown))
+                elif isinstance(event, Quoted):
+                    self.post_message(AnswerQuoted(turn, _safe(event.text), [
+                        replace(e, sentence=_safe(e.sentence)) for e in event.evidence]))
                 elif isinstance(event, Writing):
                     self.post_message(AnswerWriting(turn, event.pieces))
                 elif isinstance(event, Token):
-                    if not cancel.is_set():
+                    if not cancel.is_set() and not event.repeat:
                         self.post_message(AnswerToken(turn, _safe(event.text)))
                 elif isinstance(event, Done):
                     self.post_message(AnswerDone(turn, replace(
@@ -277,6 +284,14 @@ class ChatScreen(Screen):
             self._show_sources(running.answer)
         self._tick()
 
+    async def on_answer_quoted(self, message: AnswerQuoted) -> None:
+        running = self._current(message.turn)
+        if running is None:
+            return
+        # The answer as far as the sources give it, before the model has read its prompt.
+        running.quoted, running.evidence = True, list(message.evidence)
+        await running.answer.write(message.text)
+
     def _writing(self, turn: int) -> Running | None:
         """The running answer of `turn`, marked as being written from its first piece on."""
         running = self._current(turn)
@@ -292,8 +307,13 @@ class ChatScreen(Screen):
 
     async def on_answer_token(self, message: AnswerToken) -> None:
         running = self._writing(message.turn)
-        if running is not None:
-            await running.answer.write(message.text)
+        if running is None:
+            return
+        text = message.text
+        if running.quoted and not running.generated:
+            text = "\n\n" + text.lstrip()  # the model's sentences: a paragraph under the quote
+            running.generated = True
+        await running.answer.write(text)
 
     async def on_answer_done(self, message: AnswerDone) -> None:
         running = self._current(message.turn)
@@ -308,7 +328,7 @@ class ChatScreen(Screen):
         record = replace(running.record, answer=stored_markdown(done),
                          status=STOPPED if done.stopped else ANSWERED, stopped=done.stopped,
                          done=done.to_dict())
-        await self._finish(running, shown_markdown(done), record)
+        await self._finish(running, shown_markdown(done), record, dropped_markdown(done.dropped))
 
     async def on_answer_failed(self, message: AnswerFailed) -> None:
         running = self._current(message.turn)
@@ -337,7 +357,7 @@ class ChatScreen(Screen):
             text = f"*Answer failed: {error}*"
             await self._finish(running, text, replace(running.record, answer=text, status=FAILED))
 
-    async def _finish(self, running: Running, shown: str, record: Turn) -> None:
+    async def _finish(self, running: Running, shown: str, record: Turn, dropped: str = "") -> None:
         """Show the final text, report the finished turn, and free the question box."""
         if self.running is running:
             self.running = None
@@ -349,7 +369,7 @@ class ChatScreen(Screen):
                          markdown={str(k): v for k, v in running.answer.markdown_passages.items()})
         running.answer.record = record
         self.status.activity = ""
-        await running.answer.finish(shown)
+        await running.answer.finish(shown, dropped)
         self.post_message(AnswerFinished(record))
 
     # -- each answer's sources ---------------------------------------------------------------
@@ -406,8 +426,15 @@ class ChatScreen(Screen):
         running.cancel.set()
         self.workers.cancel_group(self, "answer")
         # The question box is free at once; the worker's late messages are ignored by turn.
-        stored = stopped_markdown(running.answer.text)
-        record = replace(running.record, answer=stored, status=STOPPED, stopped=True)
+        stored = stopped_markdown(running.answer.text, running.evidence)
+        # The sources and the quoted evidence were known before the model started: keep them,
+        # so the stopped answer can still be inspected after a restart.
+        partial = {"stopped": True,
+                   "sources": [s.to_dict() for s in running.answer.sources],
+                   "evidence": [{"number": e.number, "date": e.date, "sentence": e.sentence}
+                                for e in running.evidence]}
+        record = replace(running.record, answer=stored, status=STOPPED, stopped=True,
+                         done=partial)
         await self._finish(running, stored, record)
         return running.answer.record
 
