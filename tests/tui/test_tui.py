@@ -1214,3 +1214,74 @@ async def test_enter_submits_every_key_typed_before_it(built, first):
             await wait_for(pilot, functools.partial(answered, app, before), timeout=5)
             assert [t.question for t in app.turns[before:]] == [QUESTION], split
             assert box(app).value == ""
+
+
+@run_async
+async def test_typing_in_the_passage_reader_goes_to_the_question_box(built):
+    app = make_app(built)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(pilot)
+        await ask(pilot, "what was said about flood defences in 2014?")
+        app.chat.sources.query_one(OptionList).focus()
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, PassageScreen))
+        before = len(app.turns)
+        # "q" is the start of a question here, not a key that closes the reader
+        typed(app, "quick question: rail fares in 2021?")
+        keys(app, "enter")
+        await wait_for(pilot, functools.partial(answered, app, before))
+        assert app.screen is app.chat
+        assert [t.question for t in app.turns[before:]] == ["quick question: rail fares in 2021?"]
+
+
+def slow_model(produced: list, pause: float = 0.05):
+    """A model that writes one checked sentence, then words slowly until it is stopped; each
+    `pause` is spent without looking at the stop (as llama.cpp reads a slice of its prompt)."""
+    def script(messages):
+        yield "Flood defences failed on the Somerset Levels [1]. "
+        for n in range(400):
+            produced.append(n)
+            time.sleep(pause)
+            yield f"word{n} "
+    return ScriptedGenerator(script)
+
+
+@run_async
+async def test_escape_mid_answer_keeps_the_evidence_also_after_a_restart(built):
+    produced: list[int] = []
+    app = make_app(built, slow_model(produced))
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        box(app).value = "what was said about flood defences in 2014?"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: len(produced) >= 3)
+        answer = app.chat.running.answer
+        keys(app, "escape")
+        await wait_for(pilot, lambda: app.chat.running is None)
+        for text in (answer.text, app.turns[-1].answer):
+            assert "*(stopped)*" in text and "**Evidence**" in text
+            assert "[1] 2014-02-10 — “After the winter storms" in text
+    again = make_app(built)
+    async with again.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        restored = again.chat.query(Answer).last()
+        assert "**Evidence**" in restored.text and "*(stopped)*" in restored.text
+        assert [s.date for s in restored.sources] == ["2014-02-10"]
+
+
+@run_async
+async def test_ctrl_q_mid_answer_quits_at_once(built):
+    produced: list[int] = []
+    app = make_app(built, slow_model(produced, pause=3.0))
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        box(app).value = "what was said about flood defences in 2014?"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: len(produced) >= 1)
+        pressed = time.monotonic()
+        keys(app, "ctrl+q")
+        while app.is_running and time.monotonic() - pressed < 5:
+            await asyncio.sleep(0.02)
+    quit_in = time.monotonic() - pressed  # the app has shut down: unmounted, index closed
+    assert quit_in < 1.0, f"{quit_in:.1f}s from Ctrl+Q to the app's end"
+    assert History().turns()[-1].status == "stopped"

@@ -336,5 +336,26 @@ class TragApp(App):
 
 
 def run_app(settings: Settings) -> None:
-    """Open the chat app on the settings' index (the `trag-tui` command without arguments)."""
-    TragApp(settings).run()
+    """Open the chat app on the settings' index (the `trag-tui` command without arguments).
+
+    The app runs on a loop of its own so that quitting does not wait, terminal blank, for a
+    stopped answer's thread: llama.cpp finishes the slice of the prompt it is reading before it
+    sees the stop, which can take seconds. That thread holds nothing worth waiting for (the
+    answer is saved, the index released), so the process ends without it.
+    """
+    import asyncio
+    import os
+    import sys
+    import threading
+
+    loop = asyncio.new_event_loop()
+    app = TragApp(settings)
+    try:
+        app.run(loop=loop)
+    finally:
+        loop.close()  # does not wait for the executor's threads
+    if any(t.is_alive() and not t.daemon for t in threading.enumerate()
+           if t is not threading.main_thread()):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(app.return_code or 0)
