@@ -462,7 +462,7 @@ def _streamed(event, quoted: str | None) -> tuple[str, str | None]:
     from .answering.events import Quoted
 
     if isinstance(event, Quoted):
-        return event.text, event.text
+        return event.shown, event.shown
     if event.repeat:
         return "", quoted
     if quoted:

@@ -716,3 +716,22 @@ def test_the_quote_comes_first_and_the_checked_sentences_beneath_it():
     done = events[-1]
     assert [t.repeat for t in tokens] == [True] and tokens[0].text == done.answer
     assert done.shown == done.answer == next(e for e in events if isinstance(e, Quoted)).text
+
+
+def test_a_comparison_says_which_period_has_no_documents_and_the_nearest():
+    events = run(comparison_result(), evidence_only=True)
+    quoted, done = next(e for e in events if isinstance(e, Quoted)), events[-1]
+    assert quoted.notes == [
+        "No documents from March 2016: the nearest are [1] (1 March 2012), [2] (15 November 2023)."]
+    assert done.shown.startswith(quoted.notes[0] + "\n")
+    # a note beside the answer, not part of it
+    assert "March 2016" not in done.answer and "shown" not in done.to_dict()
+
+
+def test_an_answer_about_now_from_old_sources_says_how_old():
+    res = decay_result()
+    old = run(res, evidence_only=True)[-1]
+    assert old.shown.startswith("The newest source is 7 months old (15 November 2023, as of "
+                                "1 June 2024).\n")
+    fresh = replace(res, query=replace(res.query, as_of=dt.date(2023, 12, 1)))
+    assert "newest source" not in run(fresh, evidence_only=True)[-1].shown

@@ -1285,3 +1285,69 @@ async def test_ctrl_q_mid_answer_quits_at_once(built):
     quit_in = time.monotonic() - pressed  # the app has shut down: unmounted, index closed
     assert quit_in < 1.0, f"{quit_in:.1f}s from Ctrl+Q to the app's end"
     assert History().turns()[-1].status == "stopped"
+
+
+STRUCTURED = "how has flood defence funding changed since 2012?"
+EMPTY_PERIOD = "compare rail fares in 2013 and 2021"
+
+
+@run_async
+async def test_a_structured_answer_keeps_one_block_a_group_on_screen_in_copy_and_export(
+        built, tmp_path):
+    app = make_app(built, ScriptedGenerator(["Nothing to add."]))
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        answer = await ask(pilot, STRUCTURED)
+        shown = answer.markdown.source
+        labels = [label for label in ("Older sources:", "Middle sources:", "Newer sources:")
+                  if label in shown]
+        assert len(labels) >= 2
+        for label in labels:  # each group opens a paragraph of its own
+            assert f"\n\n{label}" in "\n\n" + shown
+        copied = app.turns[-1].answer  # what Ctrl+Y copies and the export writes
+        for label in labels:
+            assert f"\n\n{label}" in "\n\n" + copied
+        # a comparison's quote: one paragraph a period
+        answer = await ask(pilot, "compare flood defences in 2012 and 2014")
+        text = answer.markdown.source
+        assert "\n\n2014: " in text and text.startswith("2012: "), text
+
+
+@run_async
+async def test_a_comparison_says_which_period_has_no_documents(built):
+    app = make_app(built)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        answer = await ask(pilot, EMPTY_PERIOD)
+        assert "No documents from 2013: the nearest " in answer.markdown.source
+        assert "No documents from 2013: the nearest " in app.turns[-1].answer
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 36)], ids=["80x24", "120x36"])
+def test_snapshot_structured_answer(built, snap_compare, size):
+    """Older / Middle / Newer sources, one paragraph each."""
+    async def run_before(pilot):
+        no_blink(pilot)
+        await ready(pilot)
+        await ask(pilot, STRUCTURED)
+        pilot.app.chat.conversation.scroll_to_widget(pilot.app.chat.query(Answer).last(),
+                                                     animate=False, top=True)
+        await pilot.pause()
+
+    assert snap_compare(make_app(built, ScriptedGenerator(["Nothing to add."])),
+                        terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 36)], ids=["80x24", "120x36"])
+def test_snapshot_empty_period(built, snap_compare, size):
+    """A comparison of a period without documents and one with: it says which is empty."""
+    async def run_before(pilot):
+        no_blink(pilot)
+        await ready(pilot)
+        await ask(pilot, EMPTY_PERIOD)
+        pilot.app.chat.conversation.scroll_to_widget(pilot.app.chat.query(Answer).last(),
+                                                     animate=False, top=True)
+        await pilot.pause()
+
+    assert snap_compare(make_app(built, ScriptedGenerator(["Nothing to add."])),
+                        terminal_size=size, run_before=run_before)

@@ -41,6 +41,14 @@ class Quoted:
 
     text: str
     evidence: list[EvidenceLine]
+    # What the reader must know beside it: a period asked about without documents, sources
+    # far older than the as-of date (shown above the quote).
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def shown(self) -> str:
+        """The notes, one a line, then the quote: what a shell shows for this event."""
+        return "".join(note + "\n" for note in self.notes) + self.text
 
 
 @dataclass(frozen=True)

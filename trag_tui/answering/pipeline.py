@@ -24,6 +24,7 @@ from . import prompt
 from .events import Done, Event, Quoted, Retrieved, Token, Writing
 from .gate import Gate, source_facts
 from .kind import answer_type, asked_period, gate_kind
+from .notes import notes
 from .quote import choose, unmentioned_note
 from .ranking import evidence, for_prompt, rank
 from .sources import fetch_quotes, numbered, query_periods
@@ -120,9 +121,11 @@ def answer(result: SearchResult, passages: Mapping[int, str], *,
         # Said first, so nothing below reads as an answer about them.
         shown.append(unmentioned_note(quote.unmentioned))
         yield Token(shown[-1])
-    lead = "".join(shown) + quote.shown  # on screen before the model writes a word
-    if quote.shown:
-        yield Quoted(quote.shown, quote.evidence)
+    quoted_event = Quoted(quote.shown, quote.evidence,
+                          notes(result, quote.sources, {c.source.number for c in quote.picks}))
+    lead = "".join(shown) + quoted_event.shown  # on screen before the model writes a word
+    if quoted_event.shown:
+        yield quoted_event
     gate = Gate(source_facts(quote.sources), date_tags=q.intent != "none",     # gate
                 wants=gate_kind(q.question, kind), quote=quote.text, holders=quote.holders,
                 as_of=q.as_of.isoformat(), question=q.question, period=period,

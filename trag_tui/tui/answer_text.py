@@ -16,12 +16,29 @@ _SPECIAL = re.compile(r"([\\`*_\[\]<>#|])")
 CITE_SCHEME = "cite:"
 # `[3]` or `[1, 2]` as the model and the evidence write them; an escaped `\[` (quoted document
 # text) or a Markdown link `[text](...)` is not a citation.
+# The start of one block of a structured answer, after a sentence ends: "2022: …",
+# "March 2016: …", "2012-01-01 .. 2012-12-31: …", "Older sources: …".
+_BLOCK = re.compile(r"(?<=[.!?”)]) +(?=(?:(?:[A-Z][a-z]+ )?\d{4}(?:-\d{2}-\d{2})?(?: (?:\.\.|to) "
+                    r"[\w -]{4,20})?|(?:Older|Middle|Newer) sources): )")
 _CITATION = re.compile(r"(?<!\\)\[(\d{1,3}(?:\s*[,;]\s*\d{1,3})*)\](?!\()")
 
 
 def escape(text: str) -> str:
     """Document text made inert in Markdown."""
     return _SPECIAL.sub(r"\\\1", " ".join(str(text).split()))
+
+
+def blocks(text: str) -> str:
+    """An answer as Markdown paragraphs, one a line of the answer and one a period or group
+    of a structured answer, so "Older / Middle / Newer sources" and "2022: … 2024: …" keep
+    their shape on screen, in the clipboard and in an export (Markdown joins single lines)."""
+    lines = (line.strip() for line in _BLOCK.sub("\n", text).splitlines())
+    return "\n\n".join(line for line in lines if line)
+
+
+def starts_block(text: str) -> bool:
+    """Whether a sentence streamed after others opens a new period or group block."""
+    return _BLOCK.match(". " + text.lstrip(), 1) is not None
 
 
 def linkify_citations(markdown: str) -> str:
@@ -41,7 +58,7 @@ def shown_markdown(done: Any) -> str:
     kept back).
     """
     placeholder = "" if done.stopped or done.evidence else "_(no answer text)_"
-    parts = [(getattr(done, "shown", "") or done.answer).strip() or placeholder]
+    parts = [blocks(getattr(done, "shown", "") or done.answer) or placeholder]
     if done.stopped:
         parts.append(STOPPED)
     if done.no_documents:

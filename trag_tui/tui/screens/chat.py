@@ -31,7 +31,14 @@ from textual.timer import Timer
 from textual.widgets import Footer, Header, Input
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from ..answer_text import dropped_markdown, shown_markdown, stopped_markdown, stored_markdown
+from ..answer_text import (
+    blocks,
+    dropped_markdown,
+    shown_markdown,
+    starts_block,
+    stopped_markdown,
+    stored_markdown,
+)
 from ..engine import Engine
 from ..history import (
     ANSWERED,
@@ -234,7 +241,7 @@ class ChatScreen(Screen):
                     markdown = self.engine.markdown_passages(sources)
                     self.post_message(AnswerRetrieved(turn, event.result, sources, markdown))
                 elif isinstance(event, Quoted):
-                    self.post_message(AnswerQuoted(turn, _safe(event.text), [
+                    self.post_message(AnswerQuoted(turn, _safe(event.shown), [
                         replace(e, sentence=_safe(e.sentence)) for e in event.evidence]))
                 elif isinstance(event, Writing):
                     self.post_message(AnswerWriting(turn, event.pieces))
@@ -290,7 +297,7 @@ class ChatScreen(Screen):
             return
         # The answer as far as the sources give it, before the model has read its prompt.
         running.quoted, running.evidence = True, list(message.evidence)
-        await running.answer.write(message.text)
+        await running.answer.write(blocks(message.text))
 
     def _writing(self, turn: int) -> Running | None:
         """The running answer of `turn`, marked as being written from its first piece on."""
@@ -310,8 +317,10 @@ class ChatScreen(Screen):
         if running is None:
             return
         text = message.text
-        if running.quoted and not running.generated:
-            text = "\n\n" + text.lstrip()  # the model's sentences: a paragraph under the quote
+        if running.quoted:  # else a note that opens the answer, before the quote
+            if not running.generated or starts_block(text):
+                # the model's sentences: a paragraph under the quote, and one a period or group
+                text = "\n\n" + text.lstrip()
             running.generated = True
         await running.answer.write(text)
 
