@@ -940,7 +940,7 @@ async def test_without_a_model_the_status_says_evidence_only_for_good(built, tmp
     async with app.run_test(size=SIZE, message_hook=lambda m: stages.append(
             getattr(m, "text", None))) as pilot:
         await ready(pilot)
-        assert "model missing.gguf" in app.chat.status.render()
+        assert "model missing" in app.chat.status.render()
         await ask(pilot, "what was said about flood defences in 2014?")
         assert "loading the model…" in stages and "searching…" in stages
         app.clear_notifications()
@@ -1351,3 +1351,58 @@ def test_snapshot_empty_period(built, snap_compare, size):
 
     assert snap_compare(make_app(built, ScriptedGenerator(["Nothing to add."])),
                         terminal_size=size, run_before=run_before)
+
+
+@run_async
+async def test_a_restored_answer_looks_like_the_live_one_and_keeps_its_scores(built):
+    first = make_app(built)
+    async with first.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        live = (await ask(pilot, "what was said about flood defences in 2014?")).text
+    again = make_app(built)
+    async with again.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        restored = again.chat.query(Answer).last()
+        assert restored.text == live  # the Sources list is the pane's, not the answer's
+        await pilot.press("ctrl+t")
+        await pilot.pause()
+        shown = again.chat.sources.query_one(OptionList).get_option_at_index(0).prompt.plain
+        assert "final " in shown
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 36)], ids=["80x24", "120x36"])
+@run_async
+async def test_the_main_keys_are_in_the_footer_at_every_width(built, size):
+    from textual.widgets._footer import FooterKey
+
+    app = make_app(built)
+    async with app.run_test(size=size) as pilot:
+        await ready(pilot)
+        await pilot.pause()
+        shown = {k.description: k for k in app.chat.query(FooterKey)}
+        for description in ("Stop", "Copy", "Retry", "Quit", "Help"):
+            key = shown[description]
+            assert key.region.width and key.region.right <= size[0], description
+
+
+@run_async
+async def test_wording_of_an_answer_without_sources_no_index_and_the_export(built, tmp_path,
+                                                                           monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    app = make_app(built)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await ask(pilot, "what was said about flood defences in 2015?")
+        first = app.chat.sources.query_one(OptionList).get_option_at_index(0).prompt
+        assert str(first) == "No sources for answer 1."
+        app.chat.status.index_label = "none"
+        assert "no index open" in app.chat.status.render()
+        assert "index none" not in app.chat.status.render()
+        await palette(pilot, "export")
+        hint = str(app.screen.query_one(".hint").render())
+        assert "Enter writes" in hint and "opens" not in hint
+        app.screen.query_one("#path", Input).value = "out.md"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: any("written to" in n.message for n in app._notifications))
+        note = next(n.message for n in app._notifications if "written to" in n.message)
+        assert str(Path("out.md").resolve()) in note

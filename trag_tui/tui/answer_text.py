@@ -106,12 +106,21 @@ def source_line(source: Any) -> str:
     return line
 
 
+SOURCES_HEADING = "\n\n**Sources**\n\n"
+
+
 def stored_markdown(done: Any) -> str:
     """The shown answer plus its numbered sources: the record kept in history and exports."""
     text = shown_markdown(done)
     if done.sources and not done.no_documents:
-        text += "\n\n**Sources**\n\n" + "\n".join(source_line(s) for s in done.sources)
+        text += SOURCES_HEADING + "\n".join(source_line(s) for s in done.sources)
     return text
+
+
+def restored_markdown(stored: str) -> str:
+    """A stored answer as the conversation showed it live: without the Sources list, which
+    the sources pane shows."""
+    return stored.split(SOURCES_HEADING, 1)[0]
 
 
 def stopped_markdown(partial: str, evidence: list[Any] | None = None) -> str:

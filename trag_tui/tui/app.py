@@ -51,7 +51,9 @@ class TragApp(App):
     TITLE = "trag-tui"
     SUB_TITLE = "time-aware answers from dated documents"
     COMMANDS = App.COMMANDS | {TragCommands}
-    BINDINGS = [Binding("f1", "help", "Help")]
+    BINDINGS = [Binding("f1", "help", "Help"),
+                Binding("ctrl+q", "quit", "Quit", priority=True, tooltip="Quit (an answer being "
+                        "written is stopped and kept)")]
 
     def __init__(self, settings: Settings, *, generator: Any = None, index: Index | None = None,
                  today: dt.date | None = None, history: History | None = None) -> None:
@@ -318,11 +320,11 @@ class TragApp(App):
                 self.notify(f"cannot write {path}: {exc.strerror or exc}", title="Export failed",
                             severity="error")
                 return
-            self.notify(f"{len(turns)} answer(s) written to {path}", title="Exported")
+            self.notify(f"{len(turns)} answer(s) written to {path.resolve()}", title="Exported")
 
         default = f"trag-conversation-{self.conversation_id[:15]}.md"
-        self.push_screen(PathPrompt("Export the conversation as Markdown to:", value=default),
-                         chosen)
+        self.push_screen(PathPrompt("Export the conversation as Markdown to:", value=default,
+                                    action="writes"), chosen)
 
     async def action_quit(self) -> None:
         """Quit; an answer being written is stopped and kept as far as it got."""

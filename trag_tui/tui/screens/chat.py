@@ -34,6 +34,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from ..answer_text import (
     blocks,
     dropped_markdown,
+    restored_markdown,
     shown_markdown,
     starts_block,
     stopped_markdown,
@@ -74,7 +75,7 @@ from ..widgets.status_line import StatusLine
 from ..widgets.timeline import Timeline
 from .passage import PassageScreen
 
-PLACEHOLDER = "Ask a question and press Enter · ↑ earlier questions · /asof 2019-01-01 · F1 help"
+PLACEHOLDER = "Ask a question · ↑ earlier questions · /asof 2019-01-01 · ^P commands · F1 help"
 
 
 @dataclass
@@ -106,13 +107,18 @@ class ChatScreen(Screen):
     BINDINGS = [
         # Priority: Esc must stop an answer even while the sources list or the conversation has
         # focus and would otherwise take the key.
-        Binding("escape", "cancel_answer", "Stop answer", priority=True),
-        Binding("ctrl+n", "new_conversation", "New chat"),
-        Binding("ctrl+o", "edit_overrides", "Overrides"),
-        Binding("ctrl+t", "toggle_explain", "Explain"),
-        Binding("ctrl+r", "retry_answer", "Retry the selected answer with other overrides",
-                show=False),
-        Binding("ctrl+y", "copy_answer", "Copy the selected answer and its sources", show=False),
+        # The footer holds every main key at 80 columns too: short words there, the whole
+        # description in help (F1).
+        Binding("escape", "cancel_answer", "Stop", priority=True, tooltip="Stop the answer"),
+        Binding("ctrl+y", "copy_answer", "Copy",
+                tooltip="Copy the selected answer and its sources"),
+        Binding("ctrl+r", "retry_answer", "Retry",
+                tooltip="Retry the selected answer with other overrides"),
+        Binding("ctrl+n", "new_conversation", "New", tooltip="A new conversation"),
+        Binding("ctrl+o", "edit_overrides", "Overrides",
+                tooltip="Overrides for the next answers"),
+        Binding("ctrl+t", "toggle_explain", "Explain",
+                tooltip="Explain: scores, and the model's sentences the check kept back"),
     ]
 
     explain: reactive[bool] = reactive(False, init=False)
@@ -138,7 +144,7 @@ class ChatScreen(Screen):
         yield Timeline(id="timeline")
         yield StatusLine(id="status")
         yield QuestionBox(placeholder=PLACEHOLDER, id="question")
-        yield Footer()
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self.status.model = self.engine.model_label()
@@ -545,7 +551,9 @@ class ChatScreen(Screen):
         last = None
         for t in turns:
             last = await self.conversation.add_question(
-                t.question, badge=t.badge or "(from history)", answer=t.shown_answer())
+                t.question, badge=t.badge or "(from history)",
+                answer=restored_markdown(t.shown_answer()),
+                dropped=dropped_markdown(t.done.get("dropped") or []))
             last.set_sources(stored_sources(t), t.query,
                              {int(k): v for k, v in t.markdown.items() if str(k).isdigit()})
             last.record = t

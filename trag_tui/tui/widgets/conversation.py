@@ -22,9 +22,10 @@ class Conversation(VerticalScroll):
         yield Static(WELCOME, classes="welcome", markup=False)
 
     async def add_question(self, question: str, *, badge: str = "searching…",
-                           answer: str = "") -> Answer:
+                           answer: str = "", dropped: str = "") -> Answer:
         """Show a question and an (empty or stored) answer under it; return the answer widget."""
-        block = Answer(badge=badge, text=answer, classes="-running" if not answer else "")
+        block = Answer(badge=badge, text=answer, dropped=dropped,
+                       classes="-running" if not answer else "")
         await self.mount_all([Question(question), block])
         # Keep the newest text in view while it streams, unless the user scrolls away.
         self.anchor()

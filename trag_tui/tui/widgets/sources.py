@@ -108,7 +108,9 @@ class SourcesPane(Vertical):
         options.clear_options()
         self._fill_count += 1
         if not self.sources:
-            options.add_option(Option("No sources yet: ask a question.", disabled=True))
+            empty = f"No sources for {self.owner}." if self.owner else \
+                "No sources yet: ask a question."
+            options.add_option(Option(empty, disabled=True))
             self.border_subtitle = ""
             return
         group = None
@@ -118,7 +120,8 @@ class SourcesPane(Vertical):
             if label and label != group:
                 group = label
                 items.append(Option(Text(f"── {label} ──", style="bold"), disabled=True))
-            scores = self._scores.get(source.doc_id) if self.explain else None
+            # A restored answer has no search result: its sources keep their final score.
+            scores = (self._scores.get(source.doc_id) or _final(source)) if self.explain else None
             # A Markdown source's snippet is its matched window without the `**` and `_`.
             text = markdown_text(source.passage).plain if source.number in self.markdown else None
             items.append(Option(source_prompt(source, scores, text), id=self._option_id(n)))
@@ -162,6 +165,11 @@ class SourcesPane(Vertical):
                 self._preview(source)
                 return source
         return None
+
+
+def _final(source: Any) -> dict[str, float] | None:
+    score = getattr(source, "score", 0.0)
+    return {"final": score} if score else None
 
 
 def _first_enabled(items: list[Option]) -> int | None:
