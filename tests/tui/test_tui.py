@@ -1406,3 +1406,84 @@ async def test_wording_of_an_answer_without_sources_no_index_and_the_export(buil
         await wait_for(pilot, lambda: any("written to" in n.message for n in app._notifications))
         note = next(n.message for n in app._notifications if "written to" in n.message)
         assert str(Path("out.md").resolve()) in note
+
+
+async def two_conversations(pilot) -> None:
+    """A stored conversation, then a new one with a question of its own."""
+    await ready(pilot)
+    await ask(pilot, "what was said about flood defences in 2014?")
+    await pilot.press("ctrl+n")
+    await pilot.pause()
+    await ask(pilot, "what was said about rail fares in 2021?")
+
+
+@run_async
+async def test_the_sidebar_lists_opens_renames_deletes_and_starts_conversations(built):
+    from trag_tui.tui.widgets.sidebar import ConversationSidebar
+
+    app = make_app(built)
+    async with app.run_test(size=SIZE) as pilot:
+        await two_conversations(pilot)
+        sidebar = app.chat.query_one(ConversationSidebar)
+        assert not sidebar.display
+        await pilot.press("ctrl+b")
+        await pilot.pause()
+        assert sidebar.display and app.focused is sidebar.query_one(OptionList)
+        titles = [c.title for c in sidebar.conversations]
+        assert titles == ["what was said about rail fares in 2021?",
+                          "what was said about flood defences in 2014?"]
+        # open the older one
+        await pilot.press("down", "enter")
+        await wait_for(pilot, lambda: app.conversation_id == sidebar.conversations[1].id)
+        assert [t.question for t in app.turns] == ["what was said about flood defences in 2014?"]
+        # rename it: the name is kept in the history
+        sidebar.query_one(OptionList).focus()
+        await pilot.press("f2")
+        await wait_for(pilot, lambda: app.screen is not app.chat)
+        app.screen.query_one(Input).value = "Floods"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "Floods" in [c.title for c in sidebar.conversations])
+        assert "Floods" in [c.title for c in History().conversations()]
+        # delete it: it is gone from the list and from the history, and a new one starts
+        deleted = app.conversation_id
+        sidebar.query_one(OptionList).focus()
+        options = sidebar.query_one(OptionList)
+        options.highlighted = options.get_option_index(deleted)
+        await pilot.press("delete")
+        await wait_for(pilot, lambda: app.conversation_id != deleted)
+        assert deleted not in [c.id for c in History().conversations()]
+        assert [c.title for c in sidebar.conversations] == ["what was said about rail fares in 2021?"]
+        # Ctrl+B hides it again; typing goes to the question box
+        await pilot.press("ctrl+b")
+        await pilot.pause()
+        assert not sidebar.display and app.focused is box(app)
+
+
+class Clock:
+    """`datetime` for the history module: a minute later at every call, from a fixed time, so
+    the sidebar's times and order are the same at every run."""
+
+    class datetime(dt.datetime):  # noqa: N801 - stands in for the datetime class
+        calls = 0
+
+        @classmethod
+        def now(cls, tz=None):
+            cls.calls += 1
+            return dt.datetime(2024, 6, 1, 9, 0) + dt.timedelta(minutes=cls.calls)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 36)], ids=["80x24", "120x36"])
+def test_snapshot_sidebar(built, snap_compare, size, monkeypatch):
+    from trag_tui.tui import history
+
+    monkeypatch.setattr(history, "dt", Clock)
+    monkeypatch.setattr(Clock.datetime, "calls", 0)
+
+    async def run_before(pilot):
+        no_blink(pilot)
+        await two_conversations(pilot)
+        await pilot.press("ctrl+b")
+        await pilot.pause()
+        no_blink(pilot)
+
+    assert snap_compare(make_app(built), terminal_size=size, run_before=run_before)

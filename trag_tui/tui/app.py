@@ -33,6 +33,7 @@ from .messages import (
     IndexFailed,
     IndexOpened,
     QuestionAsked,
+    SidebarShown,
 )
 from .overrides import Overrides
 from .screens.chat import ChatScreen
@@ -42,6 +43,8 @@ from .screens.help import HelpScreen, binding_rows
 from .screens.indexing import IndexingScreen
 from .screens.passage import PassageScreen
 from .screens.path_prompt import PathPrompt
+from .screens.text_prompt import TextPrompt
+from .widgets.sidebar import ConversationSidebar, SidebarChose
 
 
 class TragApp(App):
@@ -131,6 +134,7 @@ class TragApp(App):
         """Show a stored conversation; new questions continue it."""
         self.conversation_id, self.turns = conversation, list(turns)
         await self.chat.show_conversation(conversation, turns)
+        self.refresh_sidebar()
 
     # -- the conversation, as the chat screen reports it ---------------------------------------
 
@@ -151,10 +155,56 @@ class TragApp(App):
         turn = message.turn
         self.turns = [t for t in self.turns if t.id != turn.id] + [turn]
         self._save(turn)
+        self.refresh_sidebar()
 
     def on_conversation_started(self, message: ConversationStarted) -> None:
         """A new conversation: the old one stays in the history file."""
         self.conversation_id, self.turns = message.conversation, []
+        self.refresh_sidebar()
+
+    # -- the conversation sidebar --------------------------------------------------------------
+
+    def refresh_sidebar(self) -> None:
+        """List the stored conversations in the sidebar, when it is shown."""
+        sidebar = self.chat.query_one(ConversationSidebar)
+        if sidebar.display:
+            sidebar.show(self._read_history(self.history.conversations) or [],
+                         self.conversation_id)
+
+    def on_sidebar_shown(self, message: SidebarShown) -> None:
+        self.refresh_sidebar()
+
+    async def on_sidebar_chose(self, message: SidebarChose) -> None:
+        """Open, rename or delete the conversation chosen in the sidebar, or start a new one."""
+        conversation = message.conversation
+        if message.action == "new":
+            await self.chat.action_new_conversation()
+        elif message.action == "open" and not self._busy():
+            turns = self._read_history(lambda: self.history.conversation(conversation)) or []
+            await self.open_conversation(conversation, turns)
+        elif message.action == "rename":
+            info = next((c for c in self.chat.query_one(ConversationSidebar).conversations
+                         if c.id == conversation), None)
+
+            def renamed(title: str | None) -> None:
+                if title:
+                    self._change(lambda: self.history.rename(conversation, title))
+
+            self.push_screen(TextPrompt("Rename the conversation:", info.title if info else ""),
+                             renamed)
+        elif message.action == "delete" and not (conversation == self.conversation_id
+                                                 and self._busy()):
+            self._change(lambda: self.history.delete(conversation))
+            if conversation == self.conversation_id:
+                await self.chat.action_new_conversation()
+            self.notify("Conversation deleted.", timeout=3)
+
+    def _change(self, write: Callable[[], None]) -> None:
+        try:
+            write()
+        except OSError as exc:
+            self.notify(f"cannot write the history: {exc}", severity="warning")
+        self.refresh_sidebar()
 
     # -- the index ---------------------------------------------------------------------------
 

@@ -114,6 +114,11 @@ class AnswerFinished(Message):
 
 
 @dataclass
+class SidebarShown(Message):
+    """The conversation sidebar was opened: the app fills it from the history file."""
+
+
+@dataclass
 class ConversationStarted(Message):
     """The user started a new, empty conversation with this id."""
 

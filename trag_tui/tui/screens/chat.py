@@ -64,12 +64,14 @@ from ..messages import (
     ConversationStarted,
     GeneratorFailed,
     QuestionAsked,
+    SidebarShown,
 )
 from ..overrides import SLASH_HELP, Overrides, apply_command
 from ..widgets.answer import Answer, AnswerSelected
 from ..widgets.conversation import Conversation
 from ..widgets.mode_badge import ModeBadge
 from ..widgets.question_box import QuestionBox
+from ..widgets.sidebar import ConversationSidebar
 from ..widgets.sources import SourceOpened, SourcesPane
 from ..widgets.status_line import StatusLine
 from ..widgets.timeline import Timeline
@@ -115,7 +117,11 @@ class ChatScreen(Screen):
         Binding("ctrl+r", "retry_answer", "Retry",
                 tooltip="Retry the selected answer with other overrides"),
         Binding("ctrl+n", "new_conversation", "New", tooltip="A new conversation"),
-        Binding("ctrl+o", "edit_overrides", "Overrides",
+        Binding("ctrl+b", "toggle_sidebar", "Chats",
+                tooltip="Show or hide the conversations (open, rename with F2, delete with Del)"),
+        # Not in the footer at 80 columns: the status line shows the overrides, and help and
+        # the command palette name the key.
+        Binding("ctrl+o", "edit_overrides", "Overrides", show=False,
                 tooltip="Overrides for the next answers"),
         Binding("ctrl+t", "toggle_explain", "Explain",
                 tooltip="Explain: scores, and the model's sentences the check kept back"),
@@ -139,6 +145,7 @@ class ChatScreen(Screen):
     def compose(self) -> ComposeResult:
         yield Header()
         with Horizontal(id="main"):
+            yield ConversationSidebar(id="sidebar")
             yield Conversation(id="conversation")
             yield SourcesPane(id="sources")
         yield Timeline(id="timeline")
@@ -498,6 +505,17 @@ class ChatScreen(Screen):
             return
         self.app.copy_to_clipboard(turn_markdown(answer.record))
         self.notify("The answer and its sources are on the clipboard.", timeout=3)
+
+    def action_toggle_sidebar(self) -> None:
+        """Ctrl+B: show the conversations beside the chat (focused), or hide them."""
+        sidebar = self.query_one(ConversationSidebar)
+        sidebar.display = not sidebar.display
+        self.set_class(sidebar.display, "-sidebar")
+        if sidebar.display:
+            self.post_message(SidebarShown())
+            sidebar.query_one("#chat-list").focus()
+        else:
+            self.question_box.focus()
 
     def action_toggle_explain(self) -> None:
         """Ctrl+T: show or hide scores and the semantic query."""
