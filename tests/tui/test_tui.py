@@ -1487,3 +1487,26 @@ def test_snapshot_sidebar(built, snap_compare, size, monkeypatch):
         no_blink(pilot)
 
     assert snap_compare(make_app(built), terminal_size=size, run_before=run_before)
+
+
+def test_a_mark_near_the_end_keeps_its_label_and_the_empty_years_note():
+    for width in (40, 64, 78):
+        columns = year_columns(2010, 2025, width)
+        marks = mark_row(columns, {2024})
+        axis = axis_row(columns, {2024})
+        at, label = marks.index(MARK), axis.find("2024")
+        # the mark's year is labelled, over the mark: no other year's label there
+        assert label >= 0 and label <= at < label + 4, (width, axis)
+    # the empty-years note moves to the left end when a mark takes the right one
+    row = with_note(marks, f"{EMPTY} no documents: 2015")
+    assert f"{EMPTY} no documents: 2015" in row and MARK in row
+
+
+@run_async
+async def test_an_answer_about_now_from_old_sources_says_how_old_they_are(built):
+    app = make_app(built, ScriptedGenerator(["Nothing to add."]))
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        answer = await ask(pilot, "what is the latest on rail fares?")
+        assert answer.markdown.source.startswith(
+            "The newest source is 32 months old (20 September 2021, as of 1 June 2024).")
