@@ -180,9 +180,10 @@ def no_documents_message(result) -> str | None:
     near = result.nearest or []
     if near:
         parts = [f"{month_label(n['month'])} ({n['side']})" for n in near]
-        text += " The nearest periods with matching documents: " + ", ".join(parts) + "."
+        # Nearest in time among what the search found: not a claim that they answer it.
+        text += " The nearest periods the search found documents in: " + ", ".join(parts) + "."
     elif result.mode == "hard_filter":
-        text += " No other period has matching documents either."
+        text += " The search found no documents in any other period either."
     return text
 
 
