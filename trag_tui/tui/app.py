@@ -166,6 +166,8 @@ class TragApp(App):
 
     def refresh_sidebar(self) -> None:
         """List the stored conversations in the sidebar, when it is shown."""
+        if not self.screen_stack:
+            return  # the app is closing: an answer stopped at quit reports after the screens
         sidebar = self.chat.query_one(ConversationSidebar)
         if sidebar.display:
             sidebar.show(self._read_history(self.history.conversations) or [],
