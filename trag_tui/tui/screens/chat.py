@@ -566,18 +566,16 @@ class ChatScreen(Screen):
         self.question_box.asked = []
         if turns:
             self.conversation.hide_welcome()
-        last = None
-        for t in turns:
-            last = await self.conversation.add_question(
-                t.question, badge=t.badge or "(from history)",
-                answer=restored_markdown(t.shown_answer()),
-                dropped=dropped_markdown(t.done.get("dropped") or []))
-            last.set_sources(stored_sources(t), t.query,
-                             {int(k): v for k, v in t.markdown.items() if str(k).isdigit()})
-            last.record = t
+        answers = await self.conversation.add_answered([
+            (t.question, t.badge or "(from history)", restored_markdown(t.shown_answer()),
+             dropped_markdown(t.done.get("dropped") or [])) for t in turns])
+        for t, answer in zip(turns, answers):
+            answer.set_sources(stored_sources(t), t.query,
+                               {int(k): v for k, v in t.markdown.items() if str(k).isdigit()})
+            answer.record = t
             self.question_box.remember(t.question)
-        if last is not None:
-            self._select(last)
+        if answers:
+            self._select(answers[-1])
         self.question_box.focus()
 
 

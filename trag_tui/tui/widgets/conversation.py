@@ -31,6 +31,18 @@ class Conversation(VerticalScroll):
         self.anchor()
         return block
 
+    async def add_answered(self, turns: list[tuple[str, str, str, str]]) -> list[Answer]:
+        """Show stored (question, badge, answer, dropped) turns at once: one mount and one
+        layout for all of them, not one per turn, so a long conversation appears at once."""
+        blocks = [Answer(badge=badge, text=answer, dropped=dropped)
+                  for _, badge, answer, dropped in turns]
+        widgets = [w for (question, *_), block in zip(turns, blocks)
+                   for w in (Question(question), block)]
+        if widgets:
+            await self.mount_all(widgets)
+            self.anchor()
+        return blocks
+
     async def clear(self) -> None:
         """Remove every question and answer (a new conversation)."""
         await self.query("Question, Answer").remove()
