@@ -1510,3 +1510,11 @@ async def test_an_answer_about_now_from_old_sources_says_how_old_they_are(built)
         answer = await ask(pilot, "what is the latest on rail fares?")
         assert answer.markdown.source.startswith(
             "The newest source is 32 months old (20 September 2021, as of 1 June 2024).")
+
+
+def test_a_folded_markdown_snippet_shows_no_heading_marks():
+    from trag_tui.tui.widgets.sources import folded_markdown
+
+    folded = "rates rose. ## Outlook The MPC voted 7 to 2. Item #3 stays."
+    text = markdown_text(folded_markdown(folded)).plain
+    assert "#" not in text.replace("#3", "") and "Outlook The MPC" in text and "#3" in text

@@ -32,6 +32,15 @@ class SourceOpened(Message):
     markdown: str | None = None  # the passage as written, when the source is a Markdown file
 
 
+# A Markdown heading's `#`s, left mid-line once a passage's line breaks were folded.
+_HEADING_MARKS = re.compile(r"(?:^|(?<=\s))#{1,6}\s+")
+
+
+def folded_markdown(text: str) -> str:
+    """A folded Markdown passage (one line) without the `#`s of the headings inside it."""
+    return _HEADING_MARKS.sub("", text or "")
+
+
 def snippet(text: str, width: int = 160) -> str:
     """A passage squeezed to one short paragraph."""
     text = re.sub(r"\s+", " ", text or "").strip()
@@ -123,7 +132,8 @@ class SourcesPane(Vertical):
             # A restored answer has no search result: its sources keep their final score.
             scores = (self._scores.get(source.doc_id) or _final(source)) if self.explain else None
             # A Markdown source's snippet is its matched window without the `**` and `_`.
-            text = markdown_text(source.passage).plain if source.number in self.markdown else None
+            text = markdown_text(folded_markdown(source.passage)).plain \
+                if source.number in self.markdown else None
             items.append(Option(source_prompt(source, scores, text), id=self._option_id(n)))
         options.add_options(items)
         options.highlighted = highlighted if highlighted is not None else _first_enabled(items)
