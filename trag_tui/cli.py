@@ -453,7 +453,8 @@ def ask(ctx, question, as_of, model, k, mode, max_tokens, evidence_only, scope, 
         _echo_json(done.to_dict(), indent=2)
         return
     rest = render_answer(done, with_answer=False)
-    _echo("\n\n" + rest if done.answer or done.no_documents else rest, nl=False)
+    printed = done.answer or done.no_documents or quoted is not None
+    _echo("\n\n" + rest if printed else rest, nl=False)
 
 
 def _streamed(event, quoted: str | None) -> tuple[str, str | None]:
