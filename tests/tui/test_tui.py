@@ -1518,3 +1518,11 @@ def test_a_folded_markdown_snippet_shows_no_heading_marks():
     folded = "rates rose. ## Outlook The MPC voted 7 to 2. Item #3 stays."
     text = markdown_text(folded_markdown(folded)).plain
     assert "#" not in text.replace("#3", "") and "Outlook The MPC" in text and "#3" in text
+
+
+def test_blocks_keep_a_period_label_whole():
+    from trag_tui.tui.answer_text import blocks
+
+    text = "2012-01-01 .. 2012-12-31: Gordon Brown [4]: “y.” 2024-01-01 .. 2024-12-31: z [5]."
+    assert blocks(text).split("\n\n") == ["2012-01-01 .. 2012-12-31: Gordon Brown [4]: “y.”",
+                                          "2024-01-01 .. 2024-12-31: z [5]."]

@@ -40,8 +40,8 @@ def empty_periods(result: Any, sources: Sequence[Any], quoted: set[int]) -> list
         if inside:
             if quoted and not quoted & set(inside):
                 cited = ", ".join(f"[{n}]" for n in inside)
-                lines.append(f"Nothing from {period_label(start, end)} is quoted: its sources "
-                             f"({cited}) do not answer the question.")
+                lines.append(f"Nothing from {period_label(start, end)} is quoted; its sources "
+                             f"are {cited}.")
             continue
         line = f"No documents from {period_label(start, end)}"
         near = sorted(dated, key=lambda pair: (_distance(pair[0], start, end), pair[1].number))

@@ -18,7 +18,7 @@ CITE_SCHEME = "cite:"
 # text) or a Markdown link `[text](...)` is not a citation.
 # The start of one block of a structured answer, after a sentence ends: "2022: …",
 # "March 2016: …", "2012-01-01 .. 2012-12-31: …", "Older sources: …".
-_BLOCK = re.compile(r"(?<=[.!?”)]) +(?=(?:(?:[A-Z][a-z]+ )?\d{4}(?:-\d{2}-\d{2})?(?: (?:\.\.|to) "
+_BLOCK = re.compile(r"(?<=[.!?”)])(?<!\.\.) +(?=(?:(?:[A-Z][a-z]+ )?\d{4}(?:-\d{2}-\d{2})?(?: (?:\.\.|to) "
                     r"[\w -]{4,20})?|(?:Older|Middle|Newer) sources): )")
 _CITATION = re.compile(r"(?<!\\)\[(\d{1,3}(?:\s*[,;]\s*\d{1,3})*)\](?!\()")
 
