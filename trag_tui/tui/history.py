@@ -141,9 +141,11 @@ class History:
         infos = [ConversationInfo(cid, ts[0].time, len(ts), tuple(t.question for t in ts),
                                   titles.get(cid, ""))
                  for cid, ts in grouped.items()]
-        # The last turn's time orders them: a conversation reopened today is a recent one.
-        last = {cid: max(t.time for t in ts) for cid, ts in grouped.items()}
-        return sorted(infos, key=lambda c: (last[c.id], c.id), reverse=True)
+        # The last turn's time orders them: a conversation reopened today is a recent one;
+        # within one second, the one asked last in the file.
+        order = {t.id: n for n, t in enumerate(turns)}
+        last = {cid: max((t.time, order[t.id]) for t in ts) for cid, ts in grouped.items()}
+        return sorted(infos, key=lambda c: last[c.id], reverse=True)
 
     def conversation(self, conversation: str) -> list[Turn]:
         """The turns of one conversation, in the order asked."""
