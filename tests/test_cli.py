@@ -146,3 +146,35 @@ def test_ask_batch_and_json_print_the_answer_object(tmp_path, monkeypatch):
     assert {k: one[k] for k in ("answer", "citations", "mode")} == \
         {k: a[k] for k in ("answer", "citations", "mode")}
     assert set(one) >= {"question", "claims", "dropped", "extractive", "evidence", "sources"}
+
+
+def test_ask_prints_the_quote_first_and_the_checked_sentences_beneath(tmp_path, monkeypatch):
+    from importlib.metadata import EntryPoint
+
+    from trag_tui.models import registry as plugins
+
+    monkeypatch.setenv("TRAG_TUI_EMBEDDER", "hash")
+    echo = EntryPoint("echo", "tests.fakes:register_echo", plugins.GENERATORS)
+    monkeypatch.setattr(plugins, "entry_points",
+                        lambda group: [echo] if group == plugins.GENERATORS else [])
+    plugins.generators.cache_clear()
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "r.md").write_text(
+        "---\ndate: 2019-05-01\ntitle: Report\n---\n"
+        "The inflation rate was 9 per cent in the spring of 2019.", encoding="utf-8")
+    db = str(tmp_path / "t.db")
+    assert CliRunner().invoke(cli, ["-d", db, "index", str(tmp_path / "docs")]).exit_code == 0
+    args = ["-d", db, "ask", "What was the inflation rate in 2019?", "--as-of", "2024-01-01",
+            "--model", "echo:The inflation rate was 9 per cent in 2019 [1]."]
+    try:
+        r = CliRunner().invoke(cli, args)
+        j = CliRunner().invoke(cli, [*args, "--json"])
+    finally:
+        plugins.generators.cache_clear()
+    assert r.exit_code == 0, r.output
+    quote, generated = r.stdout.split("\n\n")[:2]
+    assert quote == "“The inflation rate was 9 per cent in the spring of 2019.” [1] (1 May 2019)."
+    assert generated == "The inflation rate was 9 per cent in 2019 [1] (1 May 2019)."
+    assert "No generated sentence" not in r.stdout
+    one = json.loads(j.stdout)
+    assert one["answer"] == generated and "shown" not in one and not one["extractive"]

@@ -405,7 +405,7 @@ def ask(ctx, question, as_of, model, k, mode, max_tokens, evidence_only, scope, 
     """Answer a question from the index, streamed, every sentence checked against its dated source."""
     import threading
 
-    from .answering.events import Done, Retrieved, Token
+    from .answering.events import Done, Quoted, Retrieved, Token
     from .answering.pipeline import ask as run_ask
     from .answering.pipeline import sigint_cancels
     from .render import render_answer
@@ -437,7 +437,7 @@ def ask(ctx, question, as_of, model, k, mode, max_tokens, evidence_only, scope, 
                 if done is not None:
                     _echo_json({"id": row.get("id"), **done.to_dict()})
             return
-        done = None
+        done, quoted = None, None
         with sigint_cancels(cancel):
             events = run_ask(idx, question, as_of=as_of, settings=settings, mode=mode,
                              retriever=retriever, cancel=cancel, evidence_only=evidence_only)
@@ -447,8 +447,11 @@ def ask(ctx, question, as_of, model, k, mode, max_tokens, evidence_only, scope, 
                     scope = f"; {res.scope.label()}" if res.scope else ""
                     _echo(safe_line(f"({res.mode}: {res.reason}; as of {res.query.as_of.isoformat()}"
                                     f"{scope})") + "\n", err=True)
-                elif isinstance(event, Token) and not as_json:
-                    _echo(event.text, nl=False)
+                elif isinstance(event, (Quoted, Token)) and not as_json:
+                    # The quote first, the moment it is known; the model's checked sentences
+                    # as a paragraph beneath it.
+                    text, quoted = _streamed(event, quoted)
+                    _echo(text, nl=False)
                     sys.stdout.flush()
                 elif isinstance(event, Done):
                     done = event
@@ -460,7 +463,22 @@ def ask(ctx, question, as_of, model, k, mode, max_tokens, evidence_only, scope, 
         _echo_json(done.to_dict(), indent=2)
         return
     rest = render_answer(done, with_answer=False)
-    _echo("\n\n" + rest if done.answer or done.no_documents else rest, nl=False)
+    printed = done.answer or done.no_documents or quoted is not None
+    _echo("\n\n" + rest if printed else rest, nl=False)
+
+
+def _streamed(event, quoted: str | None) -> tuple[str, str | None]:
+    """The text to print for a Quoted or Token event, and what is known of the quote after it
+    (None: no quote yet; "": the quote and then a generated sentence were printed)."""
+    from .answering.events import Quoted
+
+    if isinstance(event, Quoted):
+        return event.shown, event.shown
+    if event.repeat:
+        return "", quoted
+    if quoted:
+        return "\n\n" + event.text.lstrip(), ""
+    return event.text, quoted
 
 
 # -- eval ---------------------------------------------------------------------------------

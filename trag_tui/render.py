@@ -1,6 +1,6 @@
 """Plain-text rendering of search results and answers for the terminal (no Textual).
 
-The chat app shows the same notes (`dropped_note`, `NO_CITATION_NOTE`, `NO_MODEL_NOTE`), so the
+The chat app shows the same note (`NO_MODEL_NOTE`), so the
 reader is told the same thing in both shells.
 
 Titles, speakers, ids and the rest come from someone else's files: each is printed through
@@ -19,8 +19,6 @@ from .text.safe import safe_line
 if TYPE_CHECKING:
     from .answering.events import Done
 
-NO_CITATION_NOTE = ("No generated sentence passed the check against the sources; the answer "
-                    "above is quoted from them.")
 NO_MODEL_NOTE = "No model was used; the answer above is quoted from the sources."
 
 
@@ -82,20 +80,20 @@ def dropped_note(n: int) -> str:
 def render_answer(done: Done, *, with_answer: bool = True) -> str:
     """The answer, its Evidence and its Sources as Markdown-ish text for a terminal.
 
+    The answer reads as the shells show it: the quote, the model's checked sentences beneath.
     `with_answer=False` leaves out the answer text, for a caller that already streamed it.
     """
     lines: list[str] = []
-    if done.answer and with_answer:
-        lines.append(done.answer)
+    if (done.shown or done.answer) and with_answer:
+        lines.append(done.shown or done.answer)
     if done.stopped:
         lines += ["", "(stopped)"]
     if done.no_documents:
         return "\n".join(lines) + "\n"
     if done.extractive and not done.messages:
         lines += ["", NO_MODEL_NOTE]
-    elif done.extractive:
-        lines += ["", NO_CITATION_NOTE]
-    if done.dropped:
+    if done.dropped and done.claims:
+        # Nothing is said of the check when the model added nothing: the quote stands alone.
         lines += ["", dropped_note(len(done.dropped)) + " (listed under `dropped` in --json)."]
     if done.invalid_citations:
         lines += ["", "Removed citations of sources that do not exist: "

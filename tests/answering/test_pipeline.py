@@ -29,14 +29,14 @@ from tests.answering.results import (
     run,
 )
 from tests.fakes import ScriptedGenerator, jsonl_index
-from trag_tui.answering.events import Done, Retrieved, Token, Writing
+from trag_tui.answering.events import Done, Quoted, Retrieved, Token, Writing
 from trag_tui.answering.pipeline import answer, ask, no_documents_message
 from trag_tui.answering.prompt import ANSWER_SYSTEM_PROMPT, prompt_text
 from trag_tui.answering.ranking import evidence, rank
 from trag_tui.answering.sources import Source, _with_lead, arrange, window
 from trag_tui.errors import GenerationError
 from trag_tui.models.generation import estimate_tokens
-from trag_tui.render import NO_CITATION_NOTE, NO_MODEL_NOTE, render_answer
+from trag_tui.render import NO_MODEL_NOTE, render_answer
 from trag_tui.retrieval.modes import SearchResult
 from trag_tui.settings import Settings
 from trag_tui.text.labels import period_label
@@ -129,7 +129,9 @@ def test_unsupported_answer_falls_back_to_a_quoted_one():
     assert "5.2" not in done.answer and done.answer.count("“") >= 1
     assert done.citations and all(f"[{n}]" in done.answer for n in done.citations)
     text = render_answer(done)
-    assert NO_CITATION_NOTE in text and "Evidence:" in text and "Sources:" in text
+    assert "Evidence:" in text and "Sources:" in text
+    # the quote stands alone: nothing is said of the check the model's sentence failed
+    assert "check" not in text and "Not shown" not in text
 
 
 def test_a_true_sentence_without_the_figure_asked_for_gives_way_to_the_quoted_answer():
@@ -303,15 +305,16 @@ def test_evidence_only_needs_no_model():
     assert done.evidence and done.sources and done.unsupported
     assert done.messages == []  # no prompt was sent
     text = render_answer(done)
-    assert NO_MODEL_NOTE in text and NO_CITATION_NOTE not in text
+    assert NO_MODEL_NOTE in text and "check" not in text
 
 
 def test_render_without_the_streamed_answer():
     done = run(decay_result(), ScriptedGenerator(["Inflation fell to 2 per cent [1]."]))[-1]
     rest = render_answer(done, with_answer=False)
     assert "Inflation fell to 2 per cent [1]" not in rest and rest.startswith("Evidence:")
-    assert render_answer(done).startswith(
-        "Inflation fell to 2 per cent [1] (15 November 2023).\n\nEvidence:")
+    # the quote, then the model's checked sentence beneath it
+    assert render_answer(done).startswith(done.shown + "\n\nEvidence:")
+    assert done.shown.endswith("\n\nInflation fell to 2 per cent [1] (15 November 2023).")
 
 
 def test_sentences_stream_as_they_pass():
@@ -327,6 +330,9 @@ def test_sentences_stream_as_they_pass():
     stream = answer(res, passages_for(res.hits), generator=ScriptedGenerator(script),
                     settings=Settings(max_tokens=64))
     assert isinstance(next(stream), Retrieved)
+    quoted = next(stream)  # the quoted answer, before the model has written a word
+    assert isinstance(quoted, Quoted) and quoted.text.startswith("Jane Smith [2] (20 May 2019)")
+    assert produced == [] and quoted.evidence
     assert [next(stream), next(stream)] == [Writing(1), Writing(2)]  # written, not yet shown
     assert isinstance(next(stream), Writing)
     first = next(stream)
@@ -692,3 +698,40 @@ def test_an_opening_followed_by_its_window_is_one_run():
     text = _with_lead(passage, "… " + " ".join(body[:5]) + "…", 120, estimate_tokens)
     assert text == f"{lead} {' '.join(body[:5])}…"
     assert len(runs(text)) == 1 and runs(text)[0][:2] == [lead, body[0]]
+
+
+def test_the_quote_comes_first_and_the_checked_sentences_beneath_it():
+    events = run(hard_filter_result(), ScriptedGenerator(["The Bank raised interest rates [2]."]))
+    kinds = [type(e) for e in events if not isinstance(e, Writing)]
+    assert kinds == [Retrieved, Quoted, Token, Done]
+    quoted, done = next(e for e in events if isinstance(e, Quoted)), events[-1]
+    # the answer itself is unchanged: the model's checked sentence; the shells show it under
+    # the quote
+    assert done.answer == "The Bank raised interest rates [2] (20 May 2019)."
+    assert done.shown == quoted.text + "\n\n" + done.answer
+    # with nothing from the model, the quote is the answer, sent again only to keep the
+    # Token texts adding up to it
+    events = run(hard_filter_result(), ScriptedGenerator(["Prices doubled."]))
+    tokens = [e for e in events if isinstance(e, Token)]
+    done = events[-1]
+    assert [t.repeat for t in tokens] == [True] and tokens[0].text == done.answer
+    assert done.shown == done.answer == next(e for e in events if isinstance(e, Quoted)).text
+
+
+def test_a_comparison_says_which_period_has_no_documents_and_the_nearest():
+    events = run(comparison_result(), evidence_only=True)
+    quoted, done = next(e for e in events if isinstance(e, Quoted)), events[-1]
+    assert quoted.notes == [
+        "No documents from March 2016: the nearest are [1] (1 March 2012), [2] (15 November 2023)."]
+    assert done.shown.startswith(quoted.notes[0] + "\n")
+    # a note beside the answer, not part of it
+    assert "March 2016" not in done.answer and "shown" not in done.to_dict()
+
+
+def test_an_answer_about_now_from_old_sources_says_how_old():
+    res = decay_result()
+    old = run(res, evidence_only=True)[-1]
+    assert old.shown.startswith("The newest source is 7 months old (15 November 2023, as of "
+                                "1 June 2024).\n")
+    fresh = replace(res, query=replace(res.query, as_of=dt.date(2023, 12, 1)))
+    assert "newest source" not in run(fresh, evidence_only=True)[-1].shown

@@ -160,8 +160,10 @@ async def test_answer_streams_with_sources_badge_and_timeline(built):
         await ready(pilot)
         answer = await ask(pilot, "what was said about flood defences in 2014?")
 
-        assert answer.text.startswith(
-            "Flood defences failed on the Somerset Levels [1] (10 February 2014).")
+        # the quoted answer first, the model's checked sentence beneath it
+        assert answer.text.startswith("John Doe [1] (10 February 2014): “After the winter storms")
+        assert "”\n\nFlood defences failed on the Somerset Levels [1] (10 February 2014)." \
+            in answer.text
         assert "**Evidence**" in answer.text
         assert len(gen.calls) == 1
         # sources pane: the 2014 statement, and only sources from 2014
@@ -803,7 +805,7 @@ async def test_a_failing_stopped_answer_does_not_end_the_next_one(built, failure
         await ready(pilot)
         box(app).value = "what was said about flood defences in 2014?"
         await pilot.press("enter")
-        await wait_for(pilot, lambda: app.chat.running is not None and "Somerset" in
+        await wait_for(pilot, lambda: app.chat.running is not None and "\n\nFlood defences" in
                        app.chat.running.answer.text)
         first_worker = app.chat.running.worker
         await pilot.press("escape")
@@ -821,7 +823,7 @@ async def test_a_failing_stopped_answer_does_not_end_the_next_one(built, failure
         assert app.chat.running is second  # still running: the old failure did not end it
         release_second.set()
         await wait_for(pilot, lambda: app.chat.running is None)
-        assert second.answer.text.startswith("Rail fares are frozen for a year [1]")
+        assert "”\n\nRail fares are frozen for a year [1]" in second.answer.text
         # the answer being written fails unexpectedly: a notice, and the box is free again
         box(app).value = "what was said about flood defences in 2019?"
         await pilot.press("enter")
@@ -938,7 +940,7 @@ async def test_without_a_model_the_status_says_evidence_only_for_good(built, tmp
     async with app.run_test(size=SIZE, message_hook=lambda m: stages.append(
             getattr(m, "text", None))) as pilot:
         await ready(pilot)
-        assert "model missing.gguf" in app.chat.status.render()
+        assert "model missing" in app.chat.status.render()
         await ask(pilot, "what was said about flood defences in 2014?")
         assert "loading the model…" in stages and "searching…" in stages
         app.clear_notifications()
@@ -1120,3 +1122,407 @@ def test_source_text_that_a_terminal_would_obey_is_shown_escaped():
     shown = _shown(hostile)
     assert "\x1b" not in shown.title + shown.passage + shown.doc_id and "\x07" not in shown.speaker
     assert "\x9b" not in shown.role and "\\x1b[2J" in shown.passage and "\nnext" in shown.passage
+
+
+# --- round two: the chat app ------------------------------------------------------------------
+
+
+def keys(app, *names: str) -> None:
+    """Post keys the way a terminal does, back to back, without Pilot's wait between them."""
+    for name in names:
+        char = name if len(name) == 1 else None
+        app.post_message(events.Key(name, char))
+
+
+def typed(app, text: str) -> None:
+    """Post the keys of `text` back to back, as a fast typist's terminal sends them."""
+    from textual.keys import _character_to_key
+
+    for c in text:
+        app.post_message(events.Key(_character_to_key(c), c))
+
+
+@run_async
+async def test_tabbing_quickly_between_answers_with_and_without_sources_never_crashes(built):
+    app = make_app(built)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        empty = await ask(pilot, "what was said about flood defences in 2015?")
+        assert not empty.sources  # no documents from 2015
+        full = await ask(pilot, "what was said about flood defences in 2014?")
+        assert full.sources
+        # Tab to the conversation, its first answer (no sources), its second (sources)...
+        keys(app, "tab", "tab", "tab")
+        await pilot.pause(0.3)
+        assert app.focused is full
+        # ...then back and forth faster than the sources pane can fill
+        for _ in range(20):
+            keys(app, "shift+tab", "tab", "shift+tab", "tab")
+            await pilot.pause(0.01)
+        await pilot.pause(0.3)
+        assert app.is_running and app.return_code is None
+        # the pane shows the sources of the answer the focus ended on
+        assert app.focused is full and app.chat.selected is full
+        assert app.chat.sources.sources == full.sources
+        empty.focus()
+        await pilot.pause()
+        assert app.chat.sources.sources == []
+
+
+@run_async
+async def test_a_late_highlight_from_earlier_sources_is_ignored(built):
+    app = make_app(built)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        full = await ask(pilot, "what was said about flood defences in 2014?")
+        pane = app.chat.sources
+        for _ in range(5):
+            # one answer's sources, then another's (none) before the list's highlight lands
+            pane.show_sources(full.sources, full.query_text)
+            pane.show_sources([], "")
+            await pilot.pause(0.05)
+        assert app.is_running and app.return_code is None
+        assert pane.sources == [] and not str(pane.query_one("#passage-text").render()).strip()
+
+
+QUESTION = "what was said about rail fares in 2021 and what did the minister say?"
+
+
+def answered(app, before: int) -> bool:
+    """Whether a question asked after the first `before` turns has been answered."""
+    return len(app.turns) > before and app.chat.running is None
+
+
+@pytest.mark.parametrize("first", [(), ("ctrl+t",)], ids=["answer-focused", "after-ctrl-t"])
+@run_async
+async def test_enter_submits_every_key_typed_before_it(built, first):
+    app = make_app(built)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        answer = await ask(pilot, "what was said about flood defences in 2014?")
+        for split in (1, 8, 30):
+            answer.focus()
+            await pilot.pause()
+            before = len(app.turns)
+            # The focus is on an answer. A burst of keys, then (while the first of them are
+            # still on their way to the question box) the rest and Enter.
+            keys(app, *first)
+            typed(app, QUESTION[:split])
+            await asyncio.sleep(0)
+            typed(app, QUESTION[split:])
+            keys(app, "enter")
+            await wait_for(pilot, functools.partial(answered, app, before), timeout=5)
+            assert [t.question for t in app.turns[before:]] == [QUESTION], split
+            assert box(app).value == ""
+
+
+@run_async
+async def test_typing_in_the_passage_reader_goes_to_the_question_box(built):
+    app = make_app(built)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(pilot)
+        await ask(pilot, "what was said about flood defences in 2014?")
+        app.chat.sources.query_one(OptionList).focus()
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, PassageScreen))
+        before = len(app.turns)
+        # "q" is the start of a question here, not a key that closes the reader
+        typed(app, "quick question: rail fares in 2021?")
+        keys(app, "enter")
+        await wait_for(pilot, functools.partial(answered, app, before))
+        assert app.screen is app.chat
+        assert [t.question for t in app.turns[before:]] == ["quick question: rail fares in 2021?"]
+
+
+def slow_model(produced: list, pause: float = 0.05):
+    """A model that writes one checked sentence, then words slowly until it is stopped; each
+    `pause` is spent without looking at the stop (as llama.cpp reads a slice of its prompt)."""
+    def script(messages):
+        yield "Flood defences failed on the Somerset Levels [1]. "
+        for n in range(400):
+            produced.append(n)
+            time.sleep(pause)
+            yield f"word{n} "
+    return ScriptedGenerator(script)
+
+
+@run_async
+async def test_escape_mid_answer_keeps_the_evidence_also_after_a_restart(built):
+    produced: list[int] = []
+    app = make_app(built, slow_model(produced))
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        box(app).value = "what was said about flood defences in 2014?"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: len(produced) >= 3)
+        answer = app.chat.running.answer
+        keys(app, "escape")
+        await wait_for(pilot, lambda: app.chat.running is None)
+        for text in (answer.text, app.turns[-1].answer):
+            assert "*(stopped)*" in text and "**Evidence**" in text
+            assert "[1] 2014-02-10 — “After the winter storms" in text
+    again = make_app(built)
+    async with again.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        restored = again.chat.query(Answer).last()
+        assert "**Evidence**" in restored.text and "*(stopped)*" in restored.text
+        assert [s.date for s in restored.sources] == ["2014-02-10"]
+
+
+@run_async
+async def test_ctrl_q_mid_answer_quits_at_once(built):
+    produced: list[int] = []
+    app = make_app(built, slow_model(produced, pause=3.0))
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        box(app).value = "what was said about flood defences in 2014?"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: len(produced) >= 1)
+        pressed = time.monotonic()
+        keys(app, "ctrl+q")
+        while app.is_running and time.monotonic() - pressed < 5:
+            await asyncio.sleep(0.02)
+    quit_in = time.monotonic() - pressed  # the app has shut down: unmounted, index closed
+    assert quit_in < 1.0, f"{quit_in:.1f}s from Ctrl+Q to the app's end"
+    assert History().turns()[-1].status == "stopped"
+
+
+STRUCTURED = "how has flood defence funding changed since 2012?"
+EMPTY_PERIOD = "compare rail fares in 2013 and 2021"
+
+
+@run_async
+async def test_a_structured_answer_keeps_one_block_a_group_on_screen_in_copy_and_export(
+        built, tmp_path):
+    app = make_app(built, ScriptedGenerator(["Nothing to add."]))
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        answer = await ask(pilot, STRUCTURED)
+        shown = answer.markdown.source
+        labels = [label for label in ("Older sources:", "Middle sources:", "Newer sources:")
+                  if label in shown]
+        assert len(labels) >= 2
+        for label in labels:  # each group opens a paragraph of its own
+            assert f"\n\n{label}" in "\n\n" + shown
+        copied = app.turns[-1].answer  # what Ctrl+Y copies and the export writes
+        for label in labels:
+            assert f"\n\n{label}" in "\n\n" + copied
+        # a comparison's quote: one paragraph a period
+        answer = await ask(pilot, "compare flood defences in 2012 and 2014")
+        text = answer.markdown.source
+        assert "\n\n2014: " in text and text.startswith("2012: "), text
+
+
+@run_async
+async def test_a_comparison_says_which_period_has_no_documents(built):
+    app = make_app(built)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        answer = await ask(pilot, EMPTY_PERIOD)
+        assert "No documents from 2013: the nearest " in answer.markdown.source
+        assert "No documents from 2013: the nearest " in app.turns[-1].answer
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 36)], ids=["80x24", "120x36"])
+def test_snapshot_structured_answer(built, snap_compare, size):
+    """Older / Middle / Newer sources, one paragraph each."""
+    async def run_before(pilot):
+        no_blink(pilot)
+        await ready(pilot)
+        await ask(pilot, STRUCTURED)
+        pilot.app.chat.conversation.scroll_to_widget(pilot.app.chat.query(Answer).last(),
+                                                     animate=False, top=True)
+        await pilot.pause()
+
+    assert snap_compare(make_app(built, ScriptedGenerator(["Nothing to add."])),
+                        terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 36)], ids=["80x24", "120x36"])
+def test_snapshot_empty_period(built, snap_compare, size):
+    """A comparison of a period without documents and one with: it says which is empty."""
+    async def run_before(pilot):
+        no_blink(pilot)
+        await ready(pilot)
+        await ask(pilot, EMPTY_PERIOD)
+        pilot.app.chat.conversation.scroll_to_widget(pilot.app.chat.query(Answer).last(),
+                                                     animate=False, top=True)
+        await pilot.pause()
+
+    assert snap_compare(make_app(built, ScriptedGenerator(["Nothing to add."])),
+                        terminal_size=size, run_before=run_before)
+
+
+@run_async
+async def test_a_restored_answer_looks_like_the_live_one_and_keeps_its_scores(built):
+    first = make_app(built)
+    async with first.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        live = (await ask(pilot, "what was said about flood defences in 2014?")).text
+    again = make_app(built)
+    async with again.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        restored = again.chat.query(Answer).last()
+        assert restored.text == live  # the Sources list is the pane's, not the answer's
+        await pilot.press("ctrl+t")
+        await pilot.pause()
+        shown = again.chat.sources.query_one(OptionList).get_option_at_index(0).prompt.plain
+        assert "final " in shown
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 36)], ids=["80x24", "120x36"])
+@run_async
+async def test_the_main_keys_are_in_the_footer_at_every_width(built, size):
+    from textual.widgets._footer import FooterKey
+
+    app = make_app(built)
+    async with app.run_test(size=size) as pilot:
+        await ready(pilot)
+        await pilot.pause()
+        shown = {k.description: k for k in app.chat.query(FooterKey)}
+        for description in ("Stop", "Copy", "Retry", "Quit", "Help"):
+            key = shown[description]
+            assert key.region.width and key.region.right <= size[0], description
+
+
+@run_async
+async def test_wording_of_an_answer_without_sources_no_index_and_the_export(built, tmp_path,
+                                                                           monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    app = make_app(built)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await ask(pilot, "what was said about flood defences in 2015?")
+        first = app.chat.sources.query_one(OptionList).get_option_at_index(0).prompt
+        assert str(first) == "No sources for answer 1."
+        app.chat.status.index_label = "none"
+        assert "no index open" in app.chat.status.render()
+        assert "index none" not in app.chat.status.render()
+        await palette(pilot, "export")
+        hint = str(app.screen.query_one(".hint").render())
+        assert "Enter writes" in hint and "opens" not in hint
+        app.screen.query_one("#path", Input).value = "out.md"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: any("written to" in n.message for n in app._notifications))
+        note = next(n.message for n in app._notifications if "written to" in n.message)
+        assert str(Path("out.md").resolve()) in note
+
+
+async def two_conversations(pilot) -> None:
+    """A stored conversation, then a new one with a question of its own."""
+    await ready(pilot)
+    await ask(pilot, "what was said about flood defences in 2014?")
+    await pilot.press("ctrl+n")
+    await pilot.pause()
+    await ask(pilot, "what was said about rail fares in 2021?")
+
+
+@run_async
+async def test_the_sidebar_lists_opens_renames_deletes_and_starts_conversations(built):
+    from trag_tui.tui.widgets.sidebar import ConversationSidebar
+
+    app = make_app(built)
+    async with app.run_test(size=SIZE) as pilot:
+        await two_conversations(pilot)
+        sidebar = app.chat.query_one(ConversationSidebar)
+        assert not sidebar.display
+        await pilot.press("ctrl+b")
+        await pilot.pause()
+        assert sidebar.display and app.focused is sidebar.query_one(OptionList)
+        titles = [c.title for c in sidebar.conversations]
+        assert titles == ["what was said about rail fares in 2021?",
+                          "what was said about flood defences in 2014?"]
+        # open the older one
+        await pilot.press("down", "enter")
+        await wait_for(pilot, lambda: app.conversation_id == sidebar.conversations[1].id)
+        assert [t.question for t in app.turns] == ["what was said about flood defences in 2014?"]
+        # rename it: the name is kept in the history
+        sidebar.query_one(OptionList).focus()
+        await pilot.press("f2")
+        await wait_for(pilot, lambda: app.screen is not app.chat)
+        app.screen.query_one(Input).value = "Floods"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "Floods" in [c.title for c in sidebar.conversations])
+        assert "Floods" in [c.title for c in History().conversations()]
+        # delete it: it is gone from the list and from the history, and a new one starts
+        deleted = app.conversation_id
+        sidebar.query_one(OptionList).focus()
+        options = sidebar.query_one(OptionList)
+        options.highlighted = options.get_option_index(deleted)
+        await pilot.press("delete")
+        await wait_for(pilot, lambda: app.conversation_id != deleted)
+        assert deleted not in [c.id for c in History().conversations()]
+        assert [c.title for c in sidebar.conversations] == ["what was said about rail fares in 2021?"]
+        # Ctrl+B hides it again; typing goes to the question box
+        await pilot.press("ctrl+b")
+        await pilot.pause()
+        assert not sidebar.display and app.focused is box(app)
+
+
+class Clock:
+    """`datetime` for the history module: a minute later at every call, from a fixed time, so
+    the sidebar's times and order are the same at every run."""
+
+    class datetime(dt.datetime):  # noqa: N801 - stands in for the datetime class
+        calls = 0
+
+        @classmethod
+        def now(cls, tz=None):
+            cls.calls += 1
+            return dt.datetime(2024, 6, 1, 9, 0) + dt.timedelta(minutes=cls.calls)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 36)], ids=["80x24", "120x36"])
+def test_snapshot_sidebar(built, snap_compare, size, monkeypatch):
+    from trag_tui.tui import history
+
+    monkeypatch.setattr(history, "dt", Clock)
+    monkeypatch.setattr(Clock.datetime, "calls", 0)
+
+    async def run_before(pilot):
+        no_blink(pilot)
+        await two_conversations(pilot)
+        await pilot.press("ctrl+b")
+        await pilot.pause()
+        no_blink(pilot)
+
+    assert snap_compare(make_app(built), terminal_size=size, run_before=run_before)
+
+
+def test_a_mark_near_the_end_keeps_its_label_and_the_empty_years_note():
+    for width in (40, 64, 78):
+        columns = year_columns(2010, 2025, width)
+        marks = mark_row(columns, {2024})
+        axis = axis_row(columns, {2024})
+        at, label = marks.index(MARK), axis.find("2024")
+        # the mark's year is labelled, over the mark: no other year's label there
+        assert label >= 0 and label <= at < label + 4, (width, axis)
+    # the empty-years note moves to the left end when a mark takes the right one
+    row = with_note(marks, f"{EMPTY} no documents: 2015")
+    assert f"{EMPTY} no documents: 2015" in row and MARK in row
+
+
+@run_async
+async def test_an_answer_about_now_from_old_sources_says_how_old_they_are(built):
+    app = make_app(built, ScriptedGenerator(["Nothing to add."]))
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        answer = await ask(pilot, "what is the latest on rail fares?")
+        assert answer.markdown.source.startswith(
+            "The newest source is 32 months old (20 September 2021, as of 1 June 2024).")
+
+
+def test_a_folded_markdown_snippet_shows_no_heading_marks():
+    from trag_tui.tui.widgets.sources import folded_markdown
+
+    folded = "rates rose. ## Outlook The MPC voted 7 to 2. Item #3 stays."
+    text = markdown_text(folded_markdown(folded)).plain
+    assert "#" not in text.replace("#3", "") and "Outlook The MPC" in text and "#3" in text
+
+
+def test_blocks_keep_a_period_label_whole():
+    from trag_tui.tui.answer_text import blocks
+
+    text = "2012-01-01 .. 2012-12-31: Gordon Brown [4]: “y.” 2024-01-01 .. 2024-12-31: z [5]."
+    assert blocks(text).split("\n\n") == ["2012-01-01 .. 2012-12-31: Gordon Brown [4]: “y.”",
+                                          "2024-01-01 .. 2024-12-31: z [5]."]

@@ -1,7 +1,9 @@
-"""What `ask` streams: Retrieved, then Writing and Token as the answer grows, then Done.
+"""What `ask` streams: Retrieved, Quoted, then Writing and Token as the answer grows, then Done.
 
 The CLI, the chat app and the tests all consume the same stream, so cancelling, citing and the
-no-documents rule behave the same everywhere.
+no-documents rule behave the same everywhere. The quoted answer is known once the sources are
+ranked, seconds before the model has written anything, so it comes first (Quoted) and the
+model's checked sentences are shown beneath it.
 """
 from __future__ import annotations
 
@@ -33,10 +35,32 @@ class Retrieved:
 
 
 @dataclass(frozen=True)
-class Token:
-    """A piece of answer text, already cleaned of invalid citations."""
+class Quoted:
+    """The answer quoted from the best source sentences, cited and dated, ready to show before
+    the model starts: whatever the model then adds comes beneath it."""
 
     text: str
+    evidence: list[EvidenceLine]
+    # What the reader must know beside it: a period asked about without documents, sources
+    # far older than the as-of date (shown above the quote).
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def shown(self) -> str:
+        """The notes, one a line, then the quote: what a shell shows for this event."""
+        return "".join(note + "\n" for note in self.notes) + self.text
+
+
+@dataclass(frozen=True)
+class Token:
+    """A piece of answer text, already cleaned of invalid citations.
+
+    `repeat` marks the quoted answer sent again when no generated sentence passed, so the
+    Token texts still add up to `Done.answer`; a shell that showed Quoted skips it.
+    """
+
+    text: str
+    repeat: bool = False
 
 
 @dataclass(frozen=True)
@@ -69,6 +93,10 @@ class Done:
     as_of: str | None = None
     scope: str | None = None  # who the question named, when retrieval kept to them
     unmentioned: list[str] = field(default_factory=list)  # names the question gives, in no source
+    # What the shells show: the quoted answer, then the model's checked sentences beneath it
+    # (`answer` is the model's sentences alone when any passed). Not in to_dict: --json and
+    # history keep their fields.
+    shown: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (without the prompt): what `ask --json` prints and history keeps."""
@@ -90,4 +118,4 @@ class Done:
         }
 
 
-Event = Retrieved | Writing | Token | Done
+Event = Retrieved | Quoted | Writing | Token | Done

@@ -21,9 +21,10 @@ from ..models.generation import Generator, count_messages, load_generator
 from ..settings import Settings
 from ..text.labels import month_label, period_label
 from . import prompt
-from .events import Done, Event, Retrieved, Token, Writing
+from .events import Done, Event, Quoted, Retrieved, Token, Writing
 from .gate import Gate, source_facts
 from .kind import answer_type, asked_period, gate_kind
+from .notes import notes
 from .quote import choose, unmentioned_note
 from .ranking import evidence, for_prompt, rank
 from .sources import fetch_quotes, numbered, query_periods
@@ -45,10 +46,11 @@ def ask(index, question, *, as_of=None, generator: GeneratorSource = None,
         settings: Settings | None = None, k: int | None = None, mode: str | None = None,
         retriever=None, cancel: threading.Event | None = None,
         evidence_only: bool = False) -> Iterator[Event]:
-    """Answer a question from an index as a stream of events: Retrieved, Token..., Done.
+    """Answer a question from an index as a stream of events: Retrieved, Quoted, Token..., Done.
 
-    Writing events report the model's progress while its text waits for the gate; a Token is
-    a checked sentence (or the quoted answer), ready to show.
+    Quoted is the answer quoted from the sources, known before the model starts; Writing
+    events report the model's progress while its text waits for the gate; a Token is a checked
+    sentence (or the quoted answer, repeated), ready to show.
 
     `generator` may be a Generator, a zero-argument factory, or None (the model from
     settings, loaded only when an answer is actually generated). Setting `cancel`, or
@@ -97,7 +99,8 @@ def answer(result: SearchResult, passages: Mapping[int, str], *,
         # Nothing to answer from: the model is not asked, so it cannot invent an answer.
         yield Retrieved(result, [])
         yield Token(empty)
-        yield Done(empty, [], [], [], [], no_documents=True, timings=clock.done(), **about)
+        yield Done(empty, [], [], [], [], no_documents=True, timings=clock.done(), shown=empty,
+                   **about)
         return
     gen = None if evidence_only else _resolve(generator, settings)
     clock.mark("load")
@@ -118,30 +121,42 @@ def answer(result: SearchResult, passages: Mapping[int, str], *,
         # Said first, so nothing below reads as an answer about them.
         shown.append(unmentioned_note(quote.unmentioned))
         yield Token(shown[-1])
+    quoted_event = Quoted(quote.shown, quote.evidence,
+                          notes(result, quote.sources, {c.source.number for c in quote.picks}))
+    lead = "".join(shown) + quoted_event.shown  # on screen before the model writes a word
+    if quoted_event.shown:
+        yield quoted_event
     gate = Gate(source_facts(quote.sources), date_tags=q.intent != "none",     # gate
                 wants=gate_kind(q.question, kind), quote=quote.text, holders=quote.holders,
                 as_of=q.as_of.isoformat(), question=q.question, period=period,
                 quoted_from=frozenset() if kind
                 else frozenset(c.source.number for c in quote.picks))
     stopped = False
+    before = len(shown)
     if gen is not None:                                                        # generate
         stopped = yield from _generate(gen, messages, settings, cancel, clock, gate, shown)
+    generated = "".join(shown[before:]).strip()
     quoted = not gate.claims and not stopped
     _log_outcome(gate, quoted and gen is not None)
     if quoted and quote.shown:
         shown.append(quote.shown)
         clock.first_shown()
-        yield Token(quote.shown)
+        yield Token(quote.shown, repeat=True)
     cited = sorted({c.source.number for c in quote.picks}) if quoted \
         else sorted({c.source for c in gate.claims})
     yield Done("".join(shown), cited, sorted(gate.invalid_citations), quote.sources,
                quote.evidence, stopped=stopped, unsupported=not gate.claims, messages=messages,
                prompt_tokens=prompt_tokens, timings=clock.done(gate.claims),
                claims=list(gate.claims), dropped=list(gate.dropped), extractive=quoted,
-               unmentioned=quote.unmentioned, **about)
+               unmentioned=quote.unmentioned, shown=beneath(lead, generated), **about)
 
 
 # -- the stages' helpers --------------------------------------------------------------------
+
+
+def beneath(lead: str, generated: str) -> str:
+    """The quoted answer with the model's checked sentences as a paragraph under it."""
+    return "\n\n".join(part for part in (lead.rstrip("\n"), generated) if part)
 
 
 def no_documents_message(result) -> str | None:
@@ -165,9 +180,10 @@ def no_documents_message(result) -> str | None:
     near = result.nearest or []
     if near:
         parts = [f"{month_label(n['month'])} ({n['side']})" for n in near]
-        text += " The nearest periods with matching documents: " + ", ".join(parts) + "."
+        # Nearest in time among what the search found: not a claim that they answer it.
+        text += " The nearest periods the search found documents in: " + ", ".join(parts) + "."
     elif result.mode == "hard_filter":
-        text += " No other period has matching documents either."
+        text += " The search found no documents in any other period either."
     return text
 
 

@@ -14,9 +14,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from textual import work
+from textual import events, work
 from textual.app import App
 from textual.binding import Binding
+from textual.widgets import Input, TextArea
 
 from ..errors import EmbedderError, IndexFileError
 from ..settings import Settings
@@ -32,6 +33,7 @@ from .messages import (
     IndexFailed,
     IndexOpened,
     QuestionAsked,
+    SidebarShown,
 )
 from .overrides import Overrides
 from .screens.chat import ChatScreen
@@ -39,7 +41,10 @@ from .screens.conversations import ConversationsScreen
 from .screens.first_run import FirstRunScreen, corpus_paths, sample_corpus
 from .screens.help import HelpScreen, binding_rows
 from .screens.indexing import IndexingScreen
+from .screens.passage import PassageScreen
 from .screens.path_prompt import PathPrompt
+from .screens.text_prompt import TextPrompt
+from .widgets.sidebar import ConversationSidebar, SidebarChose
 
 
 class TragApp(App):
@@ -49,7 +54,9 @@ class TragApp(App):
     TITLE = "trag-tui"
     SUB_TITLE = "time-aware answers from dated documents"
     COMMANDS = App.COMMANDS | {TragCommands}
-    BINDINGS = [Binding("f1", "help", "Help")]
+    BINDINGS = [Binding("f1", "help", "Help"),
+                Binding("ctrl+q", "quit", "Quit", priority=True, tooltip="Quit (an answer being "
+                        "written is stopped and kept)")]
 
     def __init__(self, settings: Settings, *, generator: Any = None, index: Index | None = None,
                  today: dt.date | None = None, history: History | None = None) -> None:
@@ -65,6 +72,27 @@ class TragApp(App):
     def today(self) -> dt.date:
         """The date questions are asked from: today, or the fixed date given (reproducible badges)."""
         return self._today or dt.date.today()
+
+    async def on_event(self, event: events.Event) -> None:
+        # Typing is routed here, where keys arrive one by one in the order typed, not after
+        # they bubbled up from the focused widget: a key bubbling from an answer to the screen
+        # could be overtaken by later keys and by Enter once the question box had the focus,
+        # which sent questions cut off. Moving the focus now sends every key after this one
+        # straight to the question box, in order, Enter last.
+        if isinstance(event, events.Key) and not event.is_forwarded and self._is_typing(event):
+            if isinstance(self.screen, PassageScreen):
+                self.pop_screen()  # the reader gives way to the question being typed
+            if self.screen is self.chat:
+                self.chat.set_focus(self.chat.question_box, scroll_visible=False)
+        await super().on_event(event)
+
+    def _is_typing(self, event: events.Key) -> bool:
+        """A printable key meant for the question box: not for a text field that has focus."""
+        if not event.is_printable or not event.character:
+            return False
+        if not isinstance(self.screen, (ChatScreen, PassageScreen)):
+            return False
+        return not isinstance(self.focused, (Input, TextArea))
 
     def get_default_screen(self) -> ChatScreen:
         """The chat screen is the app's base screen."""
@@ -106,6 +134,7 @@ class TragApp(App):
         """Show a stored conversation; new questions continue it."""
         self.conversation_id, self.turns = conversation, list(turns)
         await self.chat.show_conversation(conversation, turns)
+        self.refresh_sidebar()
 
     # -- the conversation, as the chat screen reports it ---------------------------------------
 
@@ -126,10 +155,58 @@ class TragApp(App):
         turn = message.turn
         self.turns = [t for t in self.turns if t.id != turn.id] + [turn]
         self._save(turn)
+        self.refresh_sidebar()
 
     def on_conversation_started(self, message: ConversationStarted) -> None:
         """A new conversation: the old one stays in the history file."""
         self.conversation_id, self.turns = message.conversation, []
+        self.refresh_sidebar()
+
+    # -- the conversation sidebar --------------------------------------------------------------
+
+    def refresh_sidebar(self) -> None:
+        """List the stored conversations in the sidebar, when it is shown."""
+        if not self.screen_stack:
+            return  # the app is closing: an answer stopped at quit reports after the screens
+        sidebar = self.chat.query_one(ConversationSidebar)
+        if sidebar.display:
+            sidebar.show(self._read_history(self.history.conversations) or [],
+                         self.conversation_id)
+
+    def on_sidebar_shown(self, message: SidebarShown) -> None:
+        self.refresh_sidebar()
+
+    async def on_sidebar_chose(self, message: SidebarChose) -> None:
+        """Open, rename or delete the conversation chosen in the sidebar, or start a new one."""
+        conversation = message.conversation
+        if message.action == "new":
+            await self.chat.action_new_conversation()
+        elif message.action == "open" and not self._busy():
+            turns = self._read_history(lambda: self.history.conversation(conversation)) or []
+            await self.open_conversation(conversation, turns)
+        elif message.action == "rename":
+            info = next((c for c in self.chat.query_one(ConversationSidebar).conversations
+                         if c.id == conversation), None)
+
+            def renamed(title: str | None) -> None:
+                if title:
+                    self._change(lambda: self.history.rename(conversation, title))
+
+            self.push_screen(TextPrompt("Rename the conversation:", info.title if info else ""),
+                             renamed)
+        elif message.action == "delete" and not (conversation == self.conversation_id
+                                                 and self._busy()):
+            self._change(lambda: self.history.delete(conversation))
+            if conversation == self.conversation_id:
+                await self.chat.action_new_conversation()
+            self.notify("Conversation deleted.", timeout=3)
+
+    def _change(self, write: Callable[[], None]) -> None:
+        try:
+            write()
+        except OSError as exc:
+            self.notify(f"cannot write the history: {exc}", severity="warning")
+        self.refresh_sidebar()
 
     # -- the index ---------------------------------------------------------------------------
 
@@ -295,11 +372,11 @@ class TragApp(App):
                 self.notify(f"cannot write {path}: {exc.strerror or exc}", title="Export failed",
                             severity="error")
                 return
-            self.notify(f"{len(turns)} answer(s) written to {path}", title="Exported")
+            self.notify(f"{len(turns)} answer(s) written to {path.resolve()}", title="Exported")
 
         default = f"trag-conversation-{self.conversation_id[:15]}.md"
-        self.push_screen(PathPrompt("Export the conversation as Markdown to:", value=default),
-                         chosen)
+        self.push_screen(PathPrompt("Export the conversation as Markdown to:", value=default,
+                                    action="writes"), chosen)
 
     async def action_quit(self) -> None:
         """Quit; an answer being written is stopped and kept as far as it got."""
@@ -313,5 +390,26 @@ class TragApp(App):
 
 
 def run_app(settings: Settings) -> None:
-    """Open the chat app on the settings' index (the `trag-tui` command without arguments)."""
-    TragApp(settings).run()
+    """Open the chat app on the settings' index (the `trag-tui` command without arguments).
+
+    The app runs on a loop of its own so that quitting does not wait, terminal blank, for a
+    stopped answer's thread: llama.cpp finishes the slice of the prompt it is reading before it
+    sees the stop, which can take seconds. That thread holds nothing worth waiting for (the
+    answer is saved, the index released), so the process ends without it.
+    """
+    import asyncio
+    import os
+    import sys
+    import threading
+
+    loop = asyncio.new_event_loop()
+    app = TragApp(settings)
+    try:
+        app.run(loop=loop)
+    finally:
+        loop.close()  # does not wait for the executor's threads
+    if any(t.is_alive() and not t.daemon for t in threading.enumerate()
+           if t is not threading.main_thread()):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(app.return_code or 0)

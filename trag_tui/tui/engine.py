@@ -154,6 +154,7 @@ class Engine:
         Without a loadable model the answer still comes, as evidence quoted from the sources,
         after a ModelUnavailable event that says why (once per session).
         """
+        from ..answering.events import Quoted
         from ..answering.pipeline import ask
         from ..errors import GenerationError
 
@@ -170,7 +171,7 @@ class Engine:
         with self.lock:
             if self.index is None:
                 raise LookupError("no index is open: use Ctrl+P → “Open an index file”")
-            yield from ask(
+            events = ask(
                 self.index, question,
                 as_of=overrides.as_of or today,
                 generator=generator,
@@ -180,6 +181,12 @@ class Engine:
                 cancel=cancel,
                 evidence_only=evidence_only,
             )
+            for event in events:
+                yield event
+                if isinstance(event, Quoted):
+                    break  # the index is done with: the model needs only its prompt
+        # Outside the lock: quitting or opening another index need not wait for the model.
+        yield from events
 
     def markdown_passages(self, sources: list[Any]) -> dict[int, str]:
         """The whole stored passage of each source that comes from a Markdown file, by number.

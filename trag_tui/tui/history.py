@@ -8,7 +8,9 @@ middle of an answer still keeps the question, and a damaged line costs only that
 
 Each finished turn keeps what is needed to inspect it later without the index: the answer as
 shown, the badge, and the answer event's own serialised form (`Done.to_dict()`, which carries
-the numbered sources and their passages).
+the numbered sources and their passages). Renaming or deleting a conversation appends a line
+too (`{"conversation": id, "title": …}` or `{"conversation": id, "deleted": true}`), so the
+file is still only appended to; a deleted conversation is no longer read.
 """
 from __future__ import annotations
 
@@ -65,11 +67,12 @@ class ConversationInfo:
     started: str
     turns: int
     questions: tuple[str, ...]
+    name: str = ""  # the title the user gave it, if any
 
     @property
     def title(self) -> str:
-        """The first question, which is how people remember a conversation."""
-        return self.questions[0] if self.questions else "(empty)"
+        """The name given, else the first question, which is how people remember it."""
+        return self.name or (self.questions[0] if self.questions else "(empty)")
 
 
 def new_conversation_id() -> str:
@@ -85,36 +88,64 @@ class History:
         self.skipped_lines = 0
 
     def turns(self) -> list[Turn]:
-        """Every readable turn, in the order asked, each as its latest line says."""
+        """Every readable turn of the conversations not deleted, in the order asked, each as
+        its latest line says."""
+        return self._read()[0]
+
+    def titles(self) -> dict[str, str]:
+        """The names given to conversations, by conversation id."""
+        return self._read()[1]
+
+    def _read(self) -> tuple[list[Turn], dict[str, str]]:
         self.skipped_lines = 0
         try:
             text = self.path.read_text(encoding="utf-8")
         except FileNotFoundError:
-            return []
+            return [], {}
         latest: dict[str, Turn] = {}
+        titles: dict[str, str] = {}
+        deleted: set[str] = set()
         names = set(Turn.__dataclass_fields__)
         for line in text.splitlines():
             if not line.strip():
                 continue
             try:
                 data = json.loads(line)
+                if "question" not in data and isinstance(data.get("conversation"), str):
+                    if data.get("deleted"):
+                        deleted.add(data["conversation"])
+                    elif isinstance(data.get("title"), str):
+                        titles[data["conversation"]] = data["title"]
+                    continue
                 turn = Turn(**{k: v for k, v in data.items() if k in names})
             except (json.JSONDecodeError, TypeError, AttributeError):
                 self.skipped_lines += 1
                 continue
             latest[turn.id] = turn  # dicts keep the first position of a key: the order asked
-        return list(latest.values())
+        return [t for t in latest.values() if t.conversation not in deleted], titles
+
+    def rename(self, conversation: str, title: str) -> None:
+        """Give a conversation a name of its own (raises OSError like `append`)."""
+        self._write({"conversation": conversation, "title": " ".join(title.split())})
+
+    def delete(self, conversation: str) -> None:
+        """Delete a conversation: it is no longer read (raises OSError like `append`)."""
+        self._write({"conversation": conversation, "deleted": True})
 
     def conversations(self) -> list[ConversationInfo]:
         """Every stored conversation, newest first."""
+        turns, titles = self._read()
         grouped: dict[str, list[Turn]] = {}
-        for t in self.turns():
+        for t in turns:
             grouped.setdefault(t.conversation, []).append(t)
-        infos = [ConversationInfo(cid, ts[0].time, len(ts), tuple(t.question for t in ts))
+        infos = [ConversationInfo(cid, ts[0].time, len(ts), tuple(t.question for t in ts),
+                                  titles.get(cid, ""))
                  for cid, ts in grouped.items()]
-        # The last turn's time orders them: a conversation reopened today is a recent one.
-        last = {cid: max(t.time for t in ts) for cid, ts in grouped.items()}
-        return sorted(infos, key=lambda c: (last[c.id], c.id), reverse=True)
+        # The last turn's time orders them: a conversation reopened today is a recent one;
+        # within one second, the one asked last in the file.
+        order = {t.id: n for n, t in enumerate(turns)}
+        last = {cid: max((t.time, order[t.id]) for t in ts) for cid, ts in grouped.items()}
+        return sorted(infos, key=lambda c: last[c.id], reverse=True)
 
     def conversation(self, conversation: str) -> list[Turn]:
         """The turns of one conversation, in the order asked."""
@@ -130,9 +161,12 @@ class History:
 
     def append(self, turn: Turn) -> None:
         """Write a turn as it stands now; raises OSError when the folder cannot be written."""
+        self._write(asdict(turn))
+
+    def _write(self, record: dict) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with self.path.open("a", encoding="utf-8") as fh:
-            fh.write(json.dumps(asdict(turn), ensure_ascii=False) + "\n")
+            fh.write(json.dumps(record, ensure_ascii=False) + "\n")
 
 
 def matches(info: ConversationInfo, text: str) -> bool:

@@ -41,6 +41,15 @@ class AnswerRetrieved(Message):
 
 
 @dataclass
+class AnswerQuoted(Message):
+    """The answer quoted from the sources, known before the model writes: shown at once."""
+
+    turn: int
+    text: str
+    evidence: list[Any] = field(default_factory=list)  # the quoted sentences, numbered, dated
+
+
+@dataclass
 class AnswerWriting(Message):
     """The model has written this many pieces; its text is shown once checked."""
 
@@ -53,7 +62,7 @@ class AnswerWriting(Message):
 
 @dataclass
 class AnswerToken(Message):
-    """A piece of the answer text as the model writes it."""
+    """A sentence of the model's that passed the check (or a note that opens the answer)."""
 
     turn: int
     text: str
@@ -102,6 +111,11 @@ class AnswerFinished(Message):
     """An answer was finished, stopped or failed; `turn` is its complete history record."""
 
     turn: Turn
+
+
+@dataclass
+class SidebarShown(Message):
+    """The conversation sidebar was opened: the app fills it from the history file."""
 
 
 @dataclass

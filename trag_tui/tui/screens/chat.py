@@ -8,8 +8,9 @@ late message from a stopped answer never lands in the next one.
 State flows down and events flow up, as in Textual's guide and elia's chat screen: the app
 hands this screen the engine and the date to answer from, and sets what it learns about the
 index; the screen posts what happened (a question asked, an answer finished, a conversation
-started) and never calls into the app. The question box is where typing goes: printable keys
-pressed anywhere but in a text field land in it, and it gets the focus back after every dialog.
+started) and never calls into the app. The question box is where typing goes: the app routes
+printable keys pressed anywhere but in a text field to it, and it gets the focus back after
+every dialog.
 """
 from __future__ import annotations
 
@@ -20,17 +21,25 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from textual import events, on, work
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Header, Input, TextArea
+from textual.widgets import Footer, Header, Input
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from ..answer_text import shown_markdown, stopped_markdown, stored_markdown
+from ..answer_text import (
+    blocks,
+    dropped_markdown,
+    restored_markdown,
+    shown_markdown,
+    starts_block,
+    stopped_markdown,
+    stored_markdown,
+)
 from ..engine import Engine
 from ..history import (
     ANSWERED,
@@ -46,6 +55,7 @@ from ..messages import (
     AnswerDone,
     AnswerFailed,
     AnswerFinished,
+    AnswerQuoted,
     AnswerRetrieved,
     AnswerStage,
     AnswerToken,
@@ -54,18 +64,20 @@ from ..messages import (
     ConversationStarted,
     GeneratorFailed,
     QuestionAsked,
+    SidebarShown,
 )
 from ..overrides import SLASH_HELP, Overrides, apply_command
 from ..widgets.answer import Answer, AnswerSelected
 from ..widgets.conversation import Conversation
 from ..widgets.mode_badge import ModeBadge
 from ..widgets.question_box import QuestionBox
+from ..widgets.sidebar import ConversationSidebar
 from ..widgets.sources import SourceOpened, SourcesPane
 from ..widgets.status_line import StatusLine
 from ..widgets.timeline import Timeline
 from .passage import PassageScreen
 
-PLACEHOLDER = "Ask a question and press Enter · ↑ earlier questions · /asof 2019-01-01 · F1 help"
+PLACEHOLDER = "Ask a question · ↑ earlier questions · /asof 2019-01-01 · ^P commands · F1 help"
 
 
 @dataclass
@@ -82,6 +94,9 @@ class Running:
     worker: Worker | None = None
     first_token: float | None = None
     tokens: int = 0
+    quoted: bool = False  # the quoted answer is on screen: the model's sentences go beneath it
+    generated: bool = False  # a sentence of the model's is on screen
+    evidence: list[Any] = field(default_factory=list)  # the quoted sentences, kept if stopped
 
 
 class ChatScreen(Screen):
@@ -94,13 +109,22 @@ class ChatScreen(Screen):
     BINDINGS = [
         # Priority: Esc must stop an answer even while the sources list or the conversation has
         # focus and would otherwise take the key.
-        Binding("escape", "cancel_answer", "Stop answer", priority=True),
-        Binding("ctrl+n", "new_conversation", "New chat"),
-        Binding("ctrl+o", "edit_overrides", "Overrides"),
-        Binding("ctrl+t", "toggle_explain", "Explain"),
-        Binding("ctrl+r", "retry_answer", "Retry the selected answer with other overrides",
-                show=False),
-        Binding("ctrl+y", "copy_answer", "Copy the selected answer and its sources", show=False),
+        # The footer holds every main key at 80 columns too: short words there, the whole
+        # description in help (F1).
+        Binding("escape", "cancel_answer", "Stop", priority=True, tooltip="Stop the answer"),
+        Binding("ctrl+y", "copy_answer", "Copy",
+                tooltip="Copy the selected answer and its sources"),
+        Binding("ctrl+r", "retry_answer", "Retry",
+                tooltip="Retry the selected answer with other overrides"),
+        Binding("ctrl+n", "new_conversation", "New", tooltip="A new conversation"),
+        Binding("ctrl+b", "toggle_sidebar", "Chats",
+                tooltip="Show or hide the conversations (open, rename with F2, delete with Del)"),
+        # Not in the footer at 80 columns: the status line shows the overrides, and help and
+        # the command palette name the key.
+        Binding("ctrl+o", "edit_overrides", "Overrides", show=False,
+                tooltip="Overrides for the next answers"),
+        Binding("ctrl+t", "toggle_explain", "Explain",
+                tooltip="Explain: scores, and the model's sentences the check kept back"),
     ]
 
     explain: reactive[bool] = reactive(False, init=False)
@@ -121,12 +145,13 @@ class ChatScreen(Screen):
     def compose(self) -> ComposeResult:
         yield Header()
         with Horizontal(id="main"):
+            yield ConversationSidebar(id="sidebar")
             yield Conversation(id="conversation")
             yield SourcesPane(id="sources")
         yield Timeline(id="timeline")
         yield StatusLine(id="status")
         yield QuestionBox(placeholder=PLACEHOLDER, id="question")
-        yield Footer()
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self.status.model = self.engine.model_label()
@@ -158,18 +183,6 @@ class ChatScreen(Screen):
         return self.query_one(QuestionBox)
 
     # -- where typing goes -------------------------------------------------------------------
-
-    def on_key(self, event: events.Key) -> None:
-        # A printable key pressed on a list, an answer or a passage is the start of a question.
-        if not event.is_printable or not event.character:
-            return
-        if isinstance(self.focused, (Input, TextArea)):
-            return
-        box = self.question_box
-        box.focus()
-        box.insert_text_at_cursor(event.character)
-        event.stop()
-        event.prevent_default()
 
     def on_screen_resume(self) -> None:
         # Back from any dialog or passage reader: typing goes to the question box again.
@@ -222,7 +235,7 @@ class ChatScreen(Screen):
     def answer_worker(self, turn: int, question: str, overrides: Overrides,
                       cancel: threading.Event, today: dt.date) -> None:
         """Retrieve and generate in a thread; report every step as a message."""
-        from ...answering.events import Done, Retrieved, Token, Writing
+        from ...answering.events import Done, Quoted, Retrieved, Token, Writing
         from ...errors import EmbedderError, GenerationError, IndexFileError
         from ..engine import ModelUnavailable, Stage
 
@@ -240,10 +253,13 @@ class ChatScreen(Screen):
                     sources = [_shown(source) for source in event.sources]
                     markdown = self.engine.markdown_passages(sources)
                     self.post_message(AnswerRetrieved(turn, event.result, sources, markdown))
+                elif isinstance(event, Quoted):
+                    self.post_message(AnswerQuoted(turn, _safe(event.shown), [
+                        replace(e, sentence=_safe(e.sentence)) for e in event.evidence]))
                 elif isinstance(event, Writing):
                     self.post_message(AnswerWriting(turn, event.pieces))
                 elif isinstance(event, Token):
-                    if not cancel.is_set():
+                    if not cancel.is_set() and not event.repeat:
                         self.post_message(AnswerToken(turn, _safe(event.text)))
                 elif isinstance(event, Done):
                     self.post_message(AnswerDone(turn, replace(
@@ -288,6 +304,14 @@ class ChatScreen(Screen):
             self._show_sources(running.answer)
         self._tick()
 
+    async def on_answer_quoted(self, message: AnswerQuoted) -> None:
+        running = self._current(message.turn)
+        if running is None:
+            return
+        # The answer as far as the sources give it, before the model has read its prompt.
+        running.quoted, running.evidence = True, list(message.evidence)
+        await running.answer.write(blocks(message.text))
+
     def _writing(self, turn: int) -> Running | None:
         """The running answer of `turn`, marked as being written from its first piece on."""
         running = self._current(turn)
@@ -303,8 +327,15 @@ class ChatScreen(Screen):
 
     async def on_answer_token(self, message: AnswerToken) -> None:
         running = self._writing(message.turn)
-        if running is not None:
-            await running.answer.write(message.text)
+        if running is None:
+            return
+        text = message.text
+        if running.quoted:  # else a note that opens the answer, before the quote
+            if not running.generated or starts_block(text):
+                # the model's sentences: a paragraph under the quote, and one a period or group
+                text = "\n\n" + text.lstrip()
+            running.generated = True
+        await running.answer.write(text)
 
     async def on_answer_done(self, message: AnswerDone) -> None:
         running = self._current(message.turn)
@@ -319,7 +350,7 @@ class ChatScreen(Screen):
         record = replace(running.record, answer=stored_markdown(done),
                          status=STOPPED if done.stopped else ANSWERED, stopped=done.stopped,
                          done=done.to_dict())
-        await self._finish(running, shown_markdown(done), record)
+        await self._finish(running, shown_markdown(done), record, dropped_markdown(done.dropped))
 
     async def on_answer_failed(self, message: AnswerFailed) -> None:
         running = self._current(message.turn)
@@ -348,7 +379,7 @@ class ChatScreen(Screen):
             text = f"*Answer failed: {error}*"
             await self._finish(running, text, replace(running.record, answer=text, status=FAILED))
 
-    async def _finish(self, running: Running, shown: str, record: Turn) -> None:
+    async def _finish(self, running: Running, shown: str, record: Turn, dropped: str = "") -> None:
         """Show the final text, report the finished turn, and free the question box."""
         if self.running is running:
             self.running = None
@@ -360,7 +391,7 @@ class ChatScreen(Screen):
                          markdown={str(k): v for k, v in running.answer.markdown_passages.items()})
         running.answer.record = record
         self.status.activity = ""
-        await running.answer.finish(shown)
+        await running.answer.finish(shown, dropped)
         self.post_message(AnswerFinished(record))
 
     # -- each answer's sources ---------------------------------------------------------------
@@ -380,6 +411,11 @@ class ChatScreen(Screen):
         self.timeline.mark_years(_years(answer.sources))
 
     def on_answer_selected(self, message: AnswerSelected) -> None:
+        focused = self.focused
+        if message.number is None and isinstance(focused, Answer) and focused is not message.answer:
+            # Each answer posts from its own queue, so after quick tabbing a message from an
+            # answer the focus has already left can arrive last: the focused one is selected.
+            return
         if message.answer is not self.selected:
             self._select(message.answer)
         if message.number is None:
@@ -412,8 +448,15 @@ class ChatScreen(Screen):
         running.cancel.set()
         self.workers.cancel_group(self, "answer")
         # The question box is free at once; the worker's late messages are ignored by turn.
-        stored = stopped_markdown(running.answer.text)
-        record = replace(running.record, answer=stored, status=STOPPED, stopped=True)
+        stored = stopped_markdown(running.answer.text, running.evidence)
+        # The sources and the quoted evidence were known before the model started: keep them,
+        # so the stopped answer can still be inspected after a restart.
+        partial = {"stopped": True,
+                   "sources": [s.to_dict() for s in running.answer.sources],
+                   "evidence": [{"number": e.number, "date": e.date, "sentence": e.sentence}
+                                for e in running.evidence]}
+        record = replace(running.record, answer=stored, status=STOPPED, stopped=True,
+                         done=partial)
         await self._finish(running, stored, record)
         return running.answer.record
 
@@ -462,6 +505,17 @@ class ChatScreen(Screen):
             return
         self.app.copy_to_clipboard(turn_markdown(answer.record))
         self.notify("The answer and its sources are on the clipboard.", timeout=3)
+
+    def action_toggle_sidebar(self) -> None:
+        """Ctrl+B: show the conversations beside the chat (focused), or hide them."""
+        sidebar = self.query_one(ConversationSidebar)
+        sidebar.display = not sidebar.display
+        self.set_class(sidebar.display, "-sidebar")
+        if sidebar.display:
+            self.post_message(SidebarShown())
+            sidebar.query_one("#chat-list").focus()
+        else:
+            self.question_box.focus()
 
     def action_toggle_explain(self) -> None:
         """Ctrl+T: show or hide scores and the semantic query."""
@@ -512,16 +566,16 @@ class ChatScreen(Screen):
         self.question_box.asked = []
         if turns:
             self.conversation.hide_welcome()
-        last = None
-        for t in turns:
-            last = await self.conversation.add_question(
-                t.question, badge=t.badge or "(from history)", answer=t.shown_answer())
-            last.set_sources(stored_sources(t), t.query,
-                             {int(k): v for k, v in t.markdown.items() if str(k).isdigit()})
-            last.record = t
+        answers = await self.conversation.add_answered([
+            (t.question, t.badge or "(from history)", restored_markdown(t.shown_answer()),
+             dropped_markdown(t.done.get("dropped") or [])) for t in turns])
+        for t, answer in zip(turns, answers):
+            answer.set_sources(stored_sources(t), t.query,
+                               {int(k): v for k, v in t.markdown.items() if str(k).isdigit()})
+            answer.record = t
             self.question_box.remember(t.question)
-        if last is not None:
-            self._select(last)
+        if answers:
+            self._select(answers[-1])
         self.question_box.focus()
 
 

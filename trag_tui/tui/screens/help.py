@@ -39,7 +39,8 @@ def binding_rows(sources: Sequence[Sequence[object]], palette_key: str) -> list[
             if not isinstance(b, Binding) or b.key in seen or not b.description:
                 continue
             seen.add(b.key)
-            rows.append((key_label(b.key), b.description))
+            # The footer shows the short description; help the whole one (the tooltip).
+            rows.append((key_label(b.key), b.tooltip or b.description))
     rows.append((key_label(palette_key), "Command palette: open an index or a stored "
                  "conversation, index a folder, copy, retry, export, explain view, overrides"))
     rows.extend((key_label(k), what) for k, what in WIDGET_KEYS)

@@ -1,4 +1,8 @@
-"""One source's whole passage over the full screen, where there is no room beside the list."""
+"""One source's whole passage over the full screen, where there is no room beside the list.
+
+Esc goes back. Typing is never lost here: a printable key closes the reader and lands in the
+question box (the app routes it), so no letter is a key of the reader.
+"""
 from __future__ import annotations
 
 from typing import Any
@@ -11,9 +15,9 @@ from ..widgets.passage import PassageView
 
 
 class PassageScreen(ModalScreen[None]):
-    """Reads one passage; Esc or q returns to the conversation."""
+    """Reads one passage; Esc returns to the conversation."""
 
-    BINDINGS = [Binding("escape,q", "close", "Back")]
+    BINDINGS = [Binding("escape", "close", "Back")]
 
     def __init__(self, source: Any, query: str, markdown: str | None = None) -> None:
         super().__init__()

@@ -68,9 +68,11 @@ class PathPrompt(ModalScreen[Path | None]):
                 Binding("tab", "complete", "Complete the path", show=False, priority=True)]
 
     def __init__(self, title: str, *, placeholder: str = "", value: str = "",
-                 must_exist: str | None = None) -> None:
-        """must_exist: "file", "dir", or None (the path may be new, e.g. an export)."""
+                 must_exist: str | None = None, action: str = "opens") -> None:
+        """must_exist: "file", "dir", or None (the path may be new, e.g. an export); `action`
+        says what Enter does ("opens", "writes")."""
         super().__init__()
+        self.action = action
         self.title_text, self.placeholder, self.value = title, placeholder, value
         self.must_exist = must_exist
         self._kind = "dir" if must_exist == "dir" else None  # what completion offers
@@ -81,7 +83,7 @@ class PathPrompt(ModalScreen[Path | None]):
             yield Input(value=self.value, placeholder=self.placeholder, id="path",
                         suggester=PathSuggester(self._kind))
             yield Static("", id="path-error", classes="error", markup=False)
-            yield Static("→ or Tab completes the path · Enter opens · Esc cancels",
+            yield Static(f"→ or Tab completes the path · Enter {self.action} · Esc cancels",
                          classes="hint", markup=False)
             with Horizontal(classes="buttons"):
                 yield Button("OK", variant="primary", id="ok")

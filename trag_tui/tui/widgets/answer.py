@@ -1,8 +1,9 @@
 """One answer: its badge, its Markdown streamed while the model writes, and its own sources.
 
-Tokens arrive faster than Markdown can re-parse, so they go through Textual's MarkdownStream,
-which batches fragments; the finished answer then replaces the streamed text once, so what is
-shown is exactly what is stored and exported. Every answer keeps the sources it was written
+The quoted answer is shown first, the moment it is known; the model's checked sentences then
+stream beneath it through Textual's MarkdownStream, which batches fragments; the finished answer
+replaces the streamed text once, so what is shown is exactly what is stored and exported. What
+the check kept back waits, hidden, for the explain view. Every answer keeps the sources it was written
 from: scrolling back to an earlier answer and selecting it (or clicking one of its `[n]`) shows
 that answer's sources, not the latest ones.
 """
@@ -33,10 +34,12 @@ class AnswerSelected(Message):
 class Answer(Vertical, can_focus=True):
     """The badge, the answer text and the numbered sources of one turn."""
 
-    def __init__(self, badge: str = "searching…", text: str = "", **kwargs) -> None:
+    def __init__(self, badge: str = "searching…", text: str = "", dropped: str = "",
+                 **kwargs) -> None:
         super().__init__(**kwargs)
         self._badge_text = badge
         self._initial = text
+        self._dropped = dropped
         self._stream: MarkdownStream | None = None
         self.text = text  # everything received so far (or the final answer)
         self.sources: list[Any] = []
@@ -47,7 +50,8 @@ class Answer(Vertical, can_focus=True):
 
     def compose(self) -> ComposeResult:
         yield ModeBadge(self._badge_text)
-        yield Markdown(linkify_citations(self._initial) or None, open_links=False)
+        yield Markdown(linkify_citations(self._initial) or None, open_links=False, id="text")
+        yield Markdown(self._dropped or None, classes="dropped")
 
     @property
     def badge(self) -> ModeBadge:
@@ -57,7 +61,7 @@ class Answer(Vertical, can_focus=True):
     @property
     def markdown(self) -> Markdown:
         """The answer text widget."""
-        return self.query_one(Markdown)
+        return self.query_one("#text", Markdown)
 
     def set_sources(self, sources: list[Any], query: str, markdown: dict[int, str] | None = None,
                     result: Any = None) -> None:
@@ -73,13 +77,15 @@ class Answer(Vertical, can_focus=True):
         self.text += fragment
         await self._stream.write(fragment)
 
-    async def finish(self, markdown: str) -> None:
-        """Stop streaming and show the final answer text, its citations clickable."""
+    async def finish(self, markdown: str, dropped: str = "") -> None:
+        """Stop streaming and show the final answer text, its citations clickable, and keep
+        what the check dropped for the explain view."""
         if self._stream is not None:
             await self._stream.stop()
             self._stream = None
         self.text = markdown
         await self.markdown.update(linkify_citations(markdown))
+        await self.query_one(".dropped", Markdown).update(dropped)
         self.remove_class("-running")
 
     @on(Markdown.LinkClicked)

@@ -22,13 +22,26 @@ class Conversation(VerticalScroll):
         yield Static(WELCOME, classes="welcome", markup=False)
 
     async def add_question(self, question: str, *, badge: str = "searching…",
-                           answer: str = "") -> Answer:
+                           answer: str = "", dropped: str = "") -> Answer:
         """Show a question and an (empty or stored) answer under it; return the answer widget."""
-        block = Answer(badge=badge, text=answer, classes="-running" if not answer else "")
+        block = Answer(badge=badge, text=answer, dropped=dropped,
+                       classes="-running" if not answer else "")
         await self.mount_all([Question(question), block])
         # Keep the newest text in view while it streams, unless the user scrolls away.
         self.anchor()
         return block
+
+    async def add_answered(self, turns: list[tuple[str, str, str, str]]) -> list[Answer]:
+        """Show stored (question, badge, answer, dropped) turns at once: one mount and one
+        layout for all of them, not one per turn, so a long conversation appears at once."""
+        blocks = [Answer(badge=badge, text=answer, dropped=dropped)
+                  for _, badge, answer, dropped in turns]
+        widgets = [w for (question, *_), block in zip(turns, blocks)
+                   for w in (Question(question), block)]
+        if widgets:
+            await self.mount_all(widgets)
+            self.anchor()
+        return blocks
 
     async def clear(self) -> None:
         """Remove every question and answer (a new conversation)."""

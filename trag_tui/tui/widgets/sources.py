@@ -32,6 +32,15 @@ class SourceOpened(Message):
     markdown: str | None = None  # the passage as written, when the source is a Markdown file
 
 
+# A Markdown heading's `#`s, left mid-line once a passage's line breaks were folded.
+_HEADING_MARKS = re.compile(r"(?:^|(?<=\s))#{1,6}\s+")
+
+
+def folded_markdown(text: str) -> str:
+    """A folded Markdown passage (one line) without the `#`s of the headings inside it."""
+    return _HEADING_MARKS.sub("", text or "")
+
+
 def snippet(text: str, width: int = 160) -> str:
     """A passage squeezed to one short paragraph."""
     text = re.sub(r"\s+", " ", text or "").strip()
@@ -69,6 +78,9 @@ class SourcesPane(Vertical):
         self.markdown: dict[int, str] = {}
         self.owner = ""  # which answer the sources belong to, for the border
         self._scores: dict[str, dict[str, float]] = {}
+        # Options of each fill are named after it: a highlight message from an earlier fill
+        # (another answer's sources, selected a moment ago) arrives late and must be ignored.
+        self._fill_count = 0
 
     def compose(self) -> ComposeResult:
         yield OptionList(id="source-list")
@@ -103,8 +115,11 @@ class SourcesPane(Vertical):
         options = self.query_one(OptionList)
         highlighted = options.highlighted if keep_highlight else None
         options.clear_options()
+        self._fill_count += 1
         if not self.sources:
-            options.add_option(Option("No sources yet: ask a question.", disabled=True))
+            empty = f"No sources for {self.owner}." if self.owner else \
+                "No sources yet: ask a question."
+            options.add_option(Option(empty, disabled=True))
             self.border_subtitle = ""
             return
         group = None
@@ -114,17 +129,25 @@ class SourcesPane(Vertical):
             if label and label != group:
                 group = label
                 items.append(Option(Text(f"── {label} ──", style="bold"), disabled=True))
-            scores = self._scores.get(source.doc_id) if self.explain else None
+            # A restored answer has no search result: its sources keep their final score.
+            scores = (self._scores.get(source.doc_id) or _final(source)) if self.explain else None
             # A Markdown source's snippet is its matched window without the `**` and `_`.
-            text = markdown_text(source.passage).plain if source.number in self.markdown else None
-            items.append(Option(source_prompt(source, scores, text), id=f"source-{n}"))
+            text = markdown_text(folded_markdown(source.passage)).plain \
+                if source.number in self.markdown else None
+            items.append(Option(source_prompt(source, scores, text), id=self._option_id(n)))
         options.add_options(items)
         options.highlighted = highlighted if highlighted is not None else _first_enabled(items)
         self.border_subtitle = f"{len(self.sources)} for {self.owner or 'the answer'}"
 
+    def _option_id(self, n: int) -> str:
+        return f"source-{self._fill_count}-{n}"
+
     def _source_for(self, option: Option) -> Any | None:
-        if option.id and option.id.startswith("source-"):
-            return self.sources[int(option.id.removeprefix("source-"))]
+        """The source an option of the current fill stands for (None for any other option)."""
+        prefix = f"source-{self._fill_count}-"
+        if option.id and option.id.startswith(prefix):
+            n = int(option.id.removeprefix(prefix))
+            return self.sources[n] if n < len(self.sources) else None
         return None
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
@@ -148,10 +171,15 @@ class SourcesPane(Vertical):
         for n, source in enumerate(self.sources):
             if source.number == number:
                 options = self.query_one(OptionList)
-                options.highlighted = options.get_option_index(f"source-{n}")
+                options.highlighted = options.get_option_index(self._option_id(n))
                 self._preview(source)
                 return source
         return None
+
+
+def _final(source: Any) -> dict[str, float] | None:
+    score = getattr(source, "score", 0.0)
+    return {"final": score} if score else None
 
 
 def _first_enabled(items: list[Option]) -> int | None:

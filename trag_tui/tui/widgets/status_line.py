@@ -14,7 +14,7 @@ from textual.widgets import Static
 class StatusLine(Static):
     """Index, model, overrides and activity, in one line."""
 
-    index_label: reactive[str] = reactive("no index")
+    index_label: reactive[str] = reactive("")  # "" or "none": no index is open
     model: reactive[str] = reactive("")
     evidence_only: reactive[bool] = reactive(False)
     overrides: reactive[str] = reactive("none")
@@ -24,12 +24,14 @@ class StatusLine(Static):
         super().__init__("", markup=False, **kwargs)
 
     def render(self) -> str:
-        # What is running comes first: it changes, and a narrow terminal cuts the line's end.
+        # What is running comes first: it changes, and a narrow terminal cuts the line's end,
+        # so the overrides (which change every later answer) come before the model's name.
         parts = [self.activity] if self.activity else []
-        parts.append(f"index {self.index_label}")
+        label = self.index_label
+        parts.append(f"index {label}" if label not in ("", "none") else "no index open")
+        parts.append(f"overrides {self.overrides}")
         if self.evidence_only:
             parts.append("evidence only: no model")
         elif self.model:
-            parts.append(f"model {self.model}")
-        parts.append(f"overrides {self.overrides}")
-        return "  ·  ".join(parts)
+            parts.append(f"model {self.model.removesuffix('.gguf')}")
+        return " · ".join(parts)

@@ -70,11 +70,16 @@ def year_span(years: list[int]) -> str:
 
 
 def with_note(row: str, note: str) -> str:
-    """The row with `note` written at its right end, if it covers nothing but blanks there."""
+    """The row with `note` written where it covers nothing but blanks: at its right end, else
+    at its left (a mark at the right end must not hide the note)."""
     at = len(row) - len(note)
-    if at < 1 or row[at - 1:].strip():
+    if at < 1:
         return row
-    return row[:at] + note
+    if not row[at - 1:].strip():
+        return row[:at] + note
+    if not row[:len(note) + 1].strip():
+        return note + row[len(note):]
+    return row
 
 
 def mark_row(columns: list[list[int]], marked: set[int]) -> str:
@@ -108,14 +113,15 @@ def axis_row(columns: list[list[int]], marked: set[int]) -> str:
 
     if not columns:
         return ""
-    put(str(columns[0][0]), 0)
-    last = str(columns[-1][-1])
-    put(last, width - len(last))
+    # The marked years first: a mark must not sit under the label of another year.
     marks = mark_row(columns, marked)
     for col, ch in enumerate(marks):
         if ch == MARK:
             year = next(y for y in columns[col] if y in marked)
             put(str(year), col - 2)
+    put(str(columns[0][0]), 0)
+    last = str(columns[-1][-1])
+    put(last, width - len(last))
     return "".join(row)
 
 

@@ -1,0 +1,81 @@
+"""What a reader must be told beside the quoted answer: a period asked about that has no
+documents, and sources much older than the date the question is asked from.
+
+Both follow from the sources alone, so they are known with the quote and shown above it by
+every shell; they are notes about the answer, not part of it (the answer text is unchanged).
+"""
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from typing import Any
+
+from ..text.labels import day_label, period_label
+from .sources import query_periods
+
+STALE_DAYS = 183  # about six months: older than that, "the current" may well have changed
+NEAREST = 2  # sources named as the nearest to an empty period
+
+
+def notes(result: Any, sources: Sequence[Any], quoted: set[int]) -> list[str]:
+    """The notes for an answer from these numbered sources (`quoted`: the numbers its quote
+    cites), most important first."""
+    out = empty_periods(result, sources, quoted)
+    stale = staleness(result, sources)
+    if stale:
+        out.append(stale)
+    return out
+
+
+def empty_periods(result: Any, sources: Sequence[Any], quoted: set[int]) -> list[str]:
+    """One line per period a comparison asks about that no source is dated in, with the
+    sources nearest to it ("No documents from 2012: the nearest are [3] (24 March 2010), …"),
+    or whose sources the quote does not cite."""
+    if result.mode != "comparison":
+        return []
+    dated = [(dt.date.fromisoformat(s.date[:10]), s) for s in sources if s.date]
+    lines = []
+    for start, end in query_periods(result):
+        inside = [s.number for day, s in dated if _within(day, start, end)]
+        if inside:
+            if quoted and not quoted & set(inside):
+                cited = ", ".join(f"[{n}]" for n in inside)
+                lines.append(f"Nothing from {period_label(start, end)} is quoted; its sources "
+                             f"are {cited}.")
+            continue
+        line = f"No documents from {period_label(start, end)}"
+        near = sorted(dated, key=lambda pair: (_distance(pair[0], start, end), pair[1].number))
+        if near:
+            named = ", ".join(f"[{s.number}] ({day_label(day)})" for day, s in near[:NEAREST])
+            line += f": the nearest {'are' if len(near[:NEAREST]) > 1 else 'is'} {named}"
+        lines.append(line + ".")
+    return lines
+
+
+def staleness(result: Any, sources: Sequence[Any]) -> str | None:
+    """For a question about the present, how old the newest source is when that is long
+    before the as-of date ("The newest source is 12 months old: 20 November 2024.")."""
+    if result.mode != "decay":
+        return None
+    days = [dt.date.fromisoformat(s.date[:10]) for s in sources if s.date]
+    if not days:
+        return None
+    newest, as_of = max(days), result.query.as_of
+    age = (as_of - newest).days
+    if age < STALE_DAYS:
+        return None
+    months = round(age / 30.44)
+    return (f"The newest source is {months} months old ({day_label(newest)}, as of "
+            f"{day_label(as_of)}).")
+
+
+def _within(day: dt.date, start: dt.date | None, end: dt.date | None) -> bool:
+    return (start is None or day >= start) and (end is None or day <= end)
+
+
+def _distance(day: dt.date, start: dt.date | None, end: dt.date | None) -> int:
+    if start is not None and day < start:
+        return (start - day).days
+    if end is not None and day > end:
+        return (day - end).days
+    return 0
