@@ -54,22 +54,19 @@ def _batch_rows(batch):
     one line naming it, as a line that is not JSON does. String fields lose undecodable
     characters (a lone surrogate becomes U+FFFD) here, once.
     """
-    from .errors import InputError
     from .temporal.calendar import read_day
-    from .text.safe import json_text
+    from .text.safe import json_object
 
     for n, line in enumerate(batch, 1):
         if not line.strip():
             continue
         try:
-            row = json.loads(line)
-            if not isinstance(row, dict):
-                raise InputError(f"{json_text(row)} is not a JSON object")
-            row = {k: clean_question(v) if isinstance(v, str) else v for k, v in row.items()}
+            row = {k: clean_question(v) if isinstance(v, str) else v
+                   for k, v in json_object(line).items()}
             key = next((k for k in ("as_of", "question_date") if row.get(k) not in (None, "")), None)
             when = read_day(row[key], key) if key else dt.date.today()
-        except (json.JSONDecodeError, InputError, RecursionError) as exc:
-            raise click.ClickException(f"line {n}: {exc or type(exc).__name__}")
+        except ValueError as exc:  # InputError is one
+            raise click.ClickException(f"line {n}: {exc}") from None
         yield n, row, when
 
 

@@ -6,7 +6,6 @@ runner only feeds both systems the same questions over the same index.
 from __future__ import annotations
 
 import datetime as dt
-import json
 import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -16,7 +15,7 @@ from typing import Any, TypeAlias
 from .errors import InputError
 from .storage.store import from_day
 from .temporal.calendar import iso_day, read_day
-from .text.safe import json_text
+from .text.safe import json_object, json_text
 
 
 @dataclass(frozen=True)
@@ -63,13 +62,9 @@ def _qa_row(raw: bytes) -> QA | None:
     if not line.strip():
         return None
     try:
-        row = json.loads(line)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"not JSON ({exc.msg} at column {exc.colno})") from None
-    except RecursionError:
-        raise InputError("not JSON this program can read (nested too deeply)") from None
-    if not isinstance(row, dict):
-        raise InputError(f"{json_text(row)} is not a JSON object")
+        row = json_object(line)
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
     question = row.get("question")
     if not isinstance(question, str) or not question.strip():
         raise InputError("no question (a non-empty text field 'question')")

@@ -385,8 +385,8 @@ def test_jsonl_bad_lines_are_counted_and_the_first_named(tmp_path):
     ])
     r = read_file(path)
     assert [d.source_id for d in r.documents] == ["1", "7"]
-    assert r.notes == ["4 bad lines skipped (first at line 2: invalid JSON (Expecting property name "
-                       "enclosed in double quotes))"]
+    assert r.notes == ["4 bad lines skipped (first at line 2: not JSON (Expecting property name "
+                       "enclosed in double quotes at column 2))"]
 
 
 def test_jsonl_dates_missing_or_invalid(tmp_path):

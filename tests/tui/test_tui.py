@@ -1324,27 +1324,14 @@ async def test_a_comparison_says_which_period_has_no_documents(built):
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 36)], ids=["80x24", "120x36"])
-def test_snapshot_structured_answer(built, snap_compare, size):
-    """Older / Middle / Newer sources, one paragraph each."""
+@pytest.mark.parametrize("question", ["structured", "empty_period"])
+def test_snapshot_answer_shape(built, snap_compare, size, question):
+    """Older / Middle / Newer sources, one paragraph each; a comparison of a period without
+    documents and one with, saying which is empty."""
     async def run_before(pilot):
         no_blink(pilot)
         await ready(pilot)
-        await ask(pilot, STRUCTURED)
-        pilot.app.chat.conversation.scroll_to_widget(pilot.app.chat.query(Answer).last(),
-                                                     animate=False, top=True)
-        await pilot.pause()
-
-    assert snap_compare(make_app(built, ScriptedGenerator(["Nothing to add."])),
-                        terminal_size=size, run_before=run_before)
-
-
-@pytest.mark.parametrize("size", [(80, 24), (120, 36)], ids=["80x24", "120x36"])
-def test_snapshot_empty_period(built, snap_compare, size):
-    """A comparison of a period without documents and one with: it says which is empty."""
-    async def run_before(pilot):
-        no_blink(pilot)
-        await ready(pilot)
-        await ask(pilot, EMPTY_PERIOD)
+        await ask(pilot, {"structured": STRUCTURED, "empty_period": EMPTY_PERIOD}[question])
         pilot.app.chat.conversation.scroll_to_widget(pilot.app.chat.query(Answer).last(),
                                                      animate=False, top=True)
         await pilot.pause()

@@ -7,7 +7,6 @@ note, and the file fails only when no line at all is usable.
 from __future__ import annotations
 
 import datetime as dt
-import json
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -17,6 +16,7 @@ from trag_tui.documents import DateSource, Document
 from trag_tui.errors import IngestError
 from trag_tui.ingest.base import FileRead, check_time
 from trag_tui.temporal import document_dates as dates
+from trag_tui.text.safe import json_object
 
 #: Fields with a fixed meaning; every other scalar field is kept as metadata.
 _CORE_FIELDS = {"id", "date", "title", "text", "source"}
@@ -86,15 +86,9 @@ def read(path: Path, *, default_date: dt.date | None = None, max_bytes: int) -> 
 def _document(raw: bytes, default_date: dt.date | None) -> tuple[Document, str]:
     """One line as a Document, and whether its date was "ok", "missing" or "unreadable"."""
     try:
-        rec = json.loads(raw)
-    except UnicodeDecodeError as e:
-        raise _BadLine("not UTF-8") from e
-    except json.JSONDecodeError as e:
-        raise _BadLine(f"invalid JSON ({e.msg})") from e
-    except RecursionError as e:
-        raise _BadLine("JSON nested too deeply") from e
-    if not isinstance(rec, dict):
-        raise _BadLine(f"a JSON {type(rec).__name__}, not an object")
+        rec = json_object(raw)
+    except ValueError as e:
+        raise _BadLine(str(e)) from None
     text = rec.get("text")
     if not isinstance(text, str) or not text.strip():
         raise _BadLine("no text")

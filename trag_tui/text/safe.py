@@ -69,6 +69,22 @@ def safe_json(text: str) -> str:
     return re.sub("[^\x00-\x7e]+", shown, text)
 
 
+def json_object(line: str | bytes) -> dict:
+    """One line of a JSONL file from outside (documents, a batch, questions) as a JSON object;
+    ValueError, in words for a message naming the line, when it is none."""
+    try:
+        row = json.loads(line)
+    except UnicodeDecodeError:
+        raise ValueError("not UTF-8") from None
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"not JSON ({exc.msg} at column {exc.colno})") from None
+    except RecursionError:
+        raise ValueError("JSON nested too deeply") from None
+    if not isinstance(row, dict):
+        raise ValueError(f"{json_text(row)} is not a JSON object")
+    return row
+
+
 def json_text(value: object) -> str:
     """A value read from JSON (a batch or eval row) as it was written, short, for a message
     that names it: `20200101`, `[2020]`, `"yesterday"`."""
