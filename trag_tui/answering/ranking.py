@@ -7,14 +7,19 @@ block represented, and the Evidence lines are the best sentence of each top sour
 adds the embedder's likeness to the question (and to its asking sentence), the share of the
 question's words the sentence holds, and leans for what the answer kind asks for, who speaks,
 and how fresh a report is. English only beyond the embedder: the words are `lexicon_en`'s.
+Each of those is a feature and the score their weighted sum; the weights are data
+(`ranker_weights.json`), so they can be fitted to questions and checked across corpora
+(`bench/ranker.py`) instead of set one rule at a time.
 """
 from __future__ import annotations
 
 import datetime as dt
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 
@@ -30,17 +35,54 @@ from .kind import answer_type, asked, counted, counts, gives, stated_figures
 from .sources import Source
 
 QUOTE_WORDS = 60
-COUNT_BONUS = 0.25  # what a figure with the counted noun after it adds to a sentence's score
 HEADLINE = -1  # the position of a source's headline among its sentences
 ASKING = 0.6  # the asking sentence's share of a sentence's likeness to a question set in a scene
-FRESH, FRESH_HALF_LIFE = 0.2, 7  # the lean to fresh news, and the days it takes to halve
-# For a question about a period's state or figure: a sentence that speaks of that period itself
-# (or stands in a source whose title does, naming no other time) gains up to PERIOD_FIT; one
-# that names only other times loses OTHER_TIME, its figure being another period's.
-PERIOD_FIT, OTHER_TIME = 0.3, 0.1
-FIGURE_DATED = 0.2  # a figure asked for, stated next to the asked period ("29,437 in 2023")
+FRESH_HALF_LIFE = 7  # the days it takes a news report's freshness to halve
 NEXT_TO = 40  # characters between a figure and the period it is stated for
-LATEST_TOLD = 0.15  # a date or figure asked for now: a sentence of a newer period than others
+# What a sentence's score is made of: each is a number (mostly 0 or 1) and the score is their
+# sum weighted by `ranker_weights.json`, data beside this module, so that the weights can be
+# fitted to questions (bench/ranker.py) rather than set one rule at a time.
+FEATURES = (
+    "likeness",         # the embedder's cosine to the question (and its asking sentence)
+    "shared_words",     # the share of the question's content words the sentence holds
+    "lead",             # a report's first sentences (1 for the first, down to 0 at the fifth)
+    "gist_opening",     # a question naming only who and when: the opening of their statement
+    "gist_longest",     # ... and of their longest one
+    "long",             # longer than a quote may be
+    "fragment",         # under seven words: a heading or a fragment
+    "asks",             # a question, or an announcement of one ("I will make a statement")
+    "holder_speaks",    # "who is the Chancellor": spoken by the one in the office asked about
+    "theirs",           # spoken by the one the question names or describes
+    "not_theirs",       # spoken by someone else when some source is theirs
+    "opposition",       # an opposition speaker, when the government's policy is asked for
+    "gives_person",     # names a person, when a person is asked for
+    "gives_date",       # states a date, when a date is asked for
+    "figure_asked",     # states a figure of the kind asked for
+    "figure_other",     # states only figures of another kind
+    "counted",          # a figure with the counted noun after it ("29 wells")
+    "newer_news",       # a developing story asked about in the present: how new the report is
+    "fresh",            # news asked about with no time: halves with each week before the day asked
+    "newest_typed",     # the present state asked for by a typed question: how new the source is
+    "newest_open",      # ... by an open one
+    "latest_told",      # a date or figure asked for now: how new the period the sentence names is
+    "retrieval_order",  # the source's place in retrieval's order (1 for the first)
+    "period_fit",       # the share of the asked period the sentence (or its title) speaks of
+    "other_time",       # the sentence speaks of another period, or of none and was said outside
+    "figure_dated",     # a figure stated next to the words that name the asked period
+)
+WEIGHTS_FILE = Path(__file__).with_name("ranker_weights.json")
+
+
+@lru_cache(maxsize=1)
+def ranker_weights() -> tuple[float, ...]:
+    """The weight of each feature, in FEATURES order, read once from the data file."""
+    data = json.loads(WEIGHTS_FILE.read_text(encoding="utf-8"))["weights"]
+    missing = [k for k in FEATURES if k not in data]
+    if missing or len(data) != len(FEATURES):
+        raise ValueError(f"{WEIGHTS_FILE.name} does not match the ranker's features: {missing}")
+    return tuple(float(data[k]) for k in FEATURES)
+
+
 PERIOD_FLOOR = 0.5  # a period's best line under this share of the best line of all is no answer
 
 
@@ -53,6 +95,7 @@ class Candidate:
     score: float
     position: int = 0  # the sentence's place in its source's passage (HEADLINE: its headline)
     headline: str = ""  # of a quoted excerpt: the source's headline, quoted before it
+    features: tuple[float, ...] = ()  # the values the score weighs, in FEATURES order
 
 
 _SITE = re.compile(r"\s+[|–—-]\s+(?:[\w.'’&]+\s*){1,3}$")
@@ -192,61 +235,61 @@ def rank(question: str, sources: Sequence[Source], *, mode: str | None = None, e
     # the newest source's: "cut five times between August 2024 and August 2025" is later news
     # than "peaked between August 2023 and August 2024" in the same report.
     told = _latest_told(rows) if mode == "decay" and kind in ("date", "number") else {}
+    weights = ranker_weights()
     out = []
     for (s, sentence, position), sim, first in zip(rows, sims, lead):
+        f = dict.fromkeys(FEATURES, 0.0)
         words = content_words(sentence)
         lex = len(qwords & words) / len(qwords) if qwords else 0.0
         if focus:
             # the asking sentence's words weigh more: the scene alone does not answer
             lex = 0.7 * lex + 0.3 * len(focus & words) / len(focus)
-        score = float(sim) + 0.5 * lex + 0.1 * first
+        f["likeness"], f["shared_words"], f["lead"] = float(sim), lex, first
         if gist and id(s) in theirs:
             # "What did Senator Lott say on 28 January 1997?" names who and when but no
             # subject, so likeness to the question means nothing: the gist of what they said
             # is the opening of their longest statement.
-            score += 0.4 * max(0.0, 1.0 - max(position, 0) / 4) + 0.3 * len(s.passage.split()) / longest
+            f["gist_opening"] = max(0.0, 1.0 - max(position, 0) / 4)
+            f["gist_longest"] = len(s.passage.split()) / longest
         n = len(sentence.split())
-        if n > QUOTE_WORDS:
-            score -= 0.1
-        if n < 7:
-            score -= 0.3  # a heading or a fragment ("The Prime Minister was asked—")
-        if en.ASKS.search(sentence) or en.ANNOUNCES.search(sentence):
-            # a question ("To ask the Chancellor…?") asks, and "I will make a statement on the
-            # situation in Gaza" announces; neither answers
-            score -= 0.3
+        f["long"] = float(n > QUOTE_WORDS)
+        f["fragment"] = float(n < 7)  # a heading or a fragment ("The Prime Minister was asked—")
+        # a question ("To ask the Chancellor…?") asks, and "I will make a statement on the
+        # situation in Gaza" announces; neither answers
+        f["asks"] = float(bool(en.ASKS.search(sentence) or en.ANNOUNCES.search(sentence)))
         if id(s) in theirs:
             # For "who is the Chancellor" the speaker in that office IS the answer; for "who
             # did Harry Reid honor" the speaker is named, so the answer is someone else.
-            score += 0.6 if kind == "person" and not named else 0.3
+            f["holder_speaks" if kind == "person" and not named else "theirs"] = 1.0
         elif theirs:
-            score -= 0.2
+            f["not_theirs"] = 1.0
         if governing and content_words(s.role or "") & en.OPPOSITION:
-            score -= 0.2  # the Shadow Home Secretary's words are not the government's policy
+            f["opposition"] = 1.0  # the Shadow Home Secretary's words are not the government's
         if kind == "person" and gives(kind, sentence, full):
-            score += 0.25
+            f["gives_person"] = 1.0
         elif kind == "date" and gives(kind, sentence, full, s.date):
-            score += 0.15
+            f["gives_date"] = 1.0
         elif kind == "number":
             stated, other = stated_figures(sentence, full)
-            score += 0.15 if stated else -0.15 if other else 0.0
-            if counts(sentence, what):
-                score += COUNT_BONUS
+            f["figure_asked" if stated else "figure_other"] = float(bool(stated or other))
+            f["counted"] = float(counts(sentence, what))
         if lean and s.date:
-            score += lean * newness.get(s.date, 0.0)
+            f["newer_news"] = newness.get(s.date, 0.0)
         day = iso_day(s.date) if asked_on else None
         if asked_on and day:
-            score += FRESH * 0.5 ** (max(0, (asked_on - day).days) / FRESH_HALF_LIFE)
+            f["fresh"] = 0.5 ** (max(0, (asked_on - day).days) / FRESH_HALF_LIFE)
         if mode == "decay" and s.date:
             # The present state is what the newest sources say; a typed question ("who is",
             # "what rate") wants that state, an open one only leans towards it.
-            score += (0.3 if kind else 0.15) * newness.get(s.date, 0.0)
-            score += LATEST_TOLD * told.get((id(s), position), 0.0)
-        score += 0.05 * (1.0 - order.get(id(s), 0) / max(len(sources), 1))
+            f["newest_typed" if kind else "newest_open"] = newness.get(s.date, 0.0)
+            f["latest_told"] = told.get((id(s), position), 0.0)
+        f["retrieval_order"] = 1.0 - order.get(id(s), 0) / max(len(sources), 1)
         if period is not None:
-            score += _period_fit(sentence, s, period, titled)
-            if kind == "number" and _dates_a_figure(sentence, s, period):
-                score += FIGURE_DATED
-        out.append(Candidate(s, sentence, score, position))
+            f["period_fit"], f["other_time"] = _period_fit(sentence, s, period, titled)
+            f["figure_dated"] = float(kind == "number" and _dates_a_figure(sentence, s, period))
+        values = tuple(f[k] for k in FEATURES)
+        score = sum(w * v for w, v in zip(weights, values) if v)
+        out.append(Candidate(s, sentence, score, position, features=values))
     out.sort(key=lambda c: -c.score)
     return out
 
@@ -306,22 +349,23 @@ def _latest_told(rows: Sequence[tuple[Source, str, int]]) -> dict[tuple[int, int
 
 
 def _period_fit(sentence: str, source: Source, period: tuple[dt.date, dt.date],
-                titled: dict[int, list[tuple[int, int]]]) -> float:
-    """What a sentence gains or loses for the period asked about, by its own periods or, when it
-    names none, its source's title's ("Consumer price inflation, May 2024"): a gain when they are
-    the asked period's, a loss when none of them touches it."""
+               titled: dict[int, list[tuple[int, int]]]) -> tuple[float, float]:
+    """How a sentence fits the period asked about, by its own periods or, when it names none,
+    its source's title's ("Consumer price inflation, May 2024"): the share of the asked period
+    they cover when it is at least half, and whether they are another period's (none of them
+    touches it, or a sentence of no time said outside the period). As (fit, other time)."""
     own = _spoken(sentence, source.date)
     periods = own or titled.get(id(source), [])
     asked = (period[0].toordinal(), period[1].toordinal())
     said = iso_day(source.date) if not periods else None
     if said is not None and not asked[0] <= said.toordinal() <= asked[1]:
-        return -OTHER_TIME  # said outside the period, of no time: found for another sentence
+        return 0.0, 1.0  # said outside the period, of no time: found for another sentence
     share = max((overlap_share(p, asked) for p in periods), default=0.0)
     if share >= 0.5:
-        return PERIOD_FIT * share
+        return share, 0.0
     if periods and share == 0.0:  # its figure is another period's, by its words or its title
-        return -OTHER_TIME
-    return 0.0
+        return 0.0, 1.0
+    return 0.0, 0.0
 
 
 def off_subject(c: Candidate, ranked: Sequence[Candidate]) -> bool:
