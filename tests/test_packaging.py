@@ -26,6 +26,7 @@ def test_the_wheel_ships_migrations_and_the_whole_sample_corpus(tmp_path):
     assert migrations <= names
     assert "trag_tui/temporal/question.py" in names
     assert any(n.startswith("trag_tui/tui/") and n.endswith(".tcss") for n in names)
+    assert "trag_tui/answering/ranker_weights.json" in names  # the ranking reads its weights
 
 
 def test_the_app_finds_the_sample_corpus_it_offers_on_first_run():
