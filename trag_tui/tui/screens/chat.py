@@ -254,8 +254,8 @@ class ChatScreen(Screen):
                     markdown = self.engine.markdown_passages(sources)
                     self.post_message(AnswerRetrieved(turn, event.result, sources, markdown))
                 elif isinstance(event, Quoted):
-                    self.post_message(AnswerQuoted(turn, _safe(event.shown), [
-                        replace(e, sentence=_safe(e.sentence)) for e in event.evidence]))
+                    self.post_message(AnswerQuoted(turn, _safe(event.shown),
+                                                   _safe_evidence(event.evidence)))
                 elif isinstance(event, Writing):
                     self.post_message(AnswerWriting(turn, event.pieces))
                 elif isinstance(event, Token):
@@ -263,9 +263,9 @@ class ChatScreen(Screen):
                         self.post_message(AnswerToken(turn, _safe(event.text)))
                 elif isinstance(event, Done):
                     self.post_message(AnswerDone(turn, replace(
-                        event, answer=_safe(event.answer),
+                        event, answer=_safe(event.answer), shown=_safe(event.shown),
                         sources=[_shown(source) for source in event.sources],
-                        evidence=[replace(e, sentence=_safe(e.sentence)) for e in event.evidence])))
+                        evidence=_safe_evidence(event.evidence))))
         except (IndexFileError, EmbedderError, GenerationError, LookupError, OSError) as exc:
             self.post_message(AnswerFailed(turn, str(exc)))
 
@@ -599,6 +599,11 @@ def _safe(text: str) -> str:
     from ...text.safe import safe
 
     return safe(text)
+
+
+def _safe_evidence(lines):
+    """Evidence lines with their quoted sentences made safe to show."""
+    return [replace(e, sentence=_safe(e.sentence)) for e in lines]
 
 
 def _shown(source):
