@@ -23,7 +23,14 @@ from .storage.db import (
     sqlite3,
     transaction,
 )
-from .storage.file import SQLITE_HEADER, check_sidecars, connect, open_readonly, read_header
+from .storage.file import (
+    SIDECARS,
+    SQLITE_HEADER,
+    check_sidecars,
+    connect,
+    open_readonly,
+    read_header,
+)
 from .storage.schema import entries, meta_problems, problems
 from .storage.store import embed_text, usable_blob
 
@@ -149,7 +156,7 @@ def clean_copy(src: Path, dest: Path) -> CopyReport:
 
 def _remove(dest: Path) -> None:
     """Remove a clean copy that could not be finished, with SQLite's files beside it."""
-    for suffix in ("", "-wal", "-shm", "-journal"):
+    for suffix in ("", *SIDECARS):
         Path(str(dest) + suffix).unlink(missing_ok=True)
 
 

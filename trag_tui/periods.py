@@ -78,7 +78,7 @@ def document_periods(title: str, published: int | None,
             for spoken in read[heading]:
                 add(under, spoken, "heading")
     for spoken in spoken_periods(text, said):
-        add([c.id for c in searched if c.start_char <= spoken.at < c.end_char], spoken, "text")
+        add(overlapping(spoken.at, spoken.at + 1), spoken, "text")
     return list(found.values())
 
 

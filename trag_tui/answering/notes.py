@@ -10,8 +10,9 @@ import datetime as dt
 from collections.abc import Sequence
 from typing import Any
 
+from ..temporal.calendar import iso_day
 from ..text.labels import day_label, period_label
-from .sources import query_periods
+from .sources import period_of, query_periods
 
 STALE_DAYS = 183  # about six months: older than that, "the current" may well have changed
 NEAREST = 2  # sources named as the nearest to an empty period
@@ -33,10 +34,10 @@ def empty_periods(result: Any, sources: Sequence[Any], quoted: set[int]) -> list
     or whose sources the quote does not cite."""
     if result.mode != "comparison":
         return []
-    dated = [(dt.date.fromisoformat(s.date[:10]), s) for s in sources if s.date]
+    dated = [(day, s) for s in sources if (day := iso_day(s.date)) is not None]
     lines = []
     for start, end in query_periods(result):
-        inside = [s.number for day, s in dated if _within(day, start, end)]
+        inside = [s.number for _, s in dated if period_of(s, [(start, end)]) == 0]
         if inside:
             if quoted and not quoted & set(inside):
                 cited = ", ".join(f"[{n}]" for n in inside)
@@ -57,7 +58,7 @@ def staleness(result: Any, sources: Sequence[Any]) -> str | None:
     before the as-of date ("The newest source is 12 months old: 20 November 2024.")."""
     if result.mode != "decay":
         return None
-    days = [dt.date.fromisoformat(s.date[:10]) for s in sources if s.date]
+    days = [day for s in sources if (day := iso_day(s.date)) is not None]
     if not days:
         return None
     newest, as_of = max(days), result.query.as_of
@@ -67,10 +68,6 @@ def staleness(result: Any, sources: Sequence[Any]) -> str | None:
     months = round(age / 30.44)
     return (f"The newest source is {months} months old ({day_label(newest)}, as of "
             f"{day_label(as_of)}).")
-
-
-def _within(day: dt.date, start: dt.date | None, end: dt.date | None) -> bool:
-    return (start is None or day >= start) and (end is None or day <= end)
 
 
 def _distance(day: dt.date, start: dt.date | None, end: dt.date | None) -> int:

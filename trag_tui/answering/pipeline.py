@@ -114,6 +114,7 @@ def answer(result: SearchResult, passages: Mapping[int, str], *,
     prompt_tokens = _fits(gen, messages, settings)
     quote = choose(q, result.mode, ranked, sources, evidence(ranked),          # quote
                    kind=kind)
+    picked = {c.source.number for c in quote.picks}  # the sources the quote cites
     clock.mark("assembly")
     yield Retrieved(result, quote.sources)
     shown: list[str] = []
@@ -122,7 +123,7 @@ def answer(result: SearchResult, passages: Mapping[int, str], *,
         shown.append(unmentioned_note(quote.unmentioned))
         yield Token(shown[-1])
     quoted_event = Quoted(quote.shown, quote.evidence,
-                          notes(result, quote.sources, {c.source.number for c in quote.picks}))
+                          notes(result, quote.sources, picked))
     lead = "".join(shown) + quoted_event.shown  # on screen before the model writes a word
     if quoted_event.shown:
         yield quoted_event
@@ -130,7 +131,7 @@ def answer(result: SearchResult, passages: Mapping[int, str], *,
                 wants=gate_kind(q.question, kind), quote=quote.text, holders=quote.holders,
                 as_of=q.as_of.isoformat(), question=q.question, period=period,
                 quoted_from=frozenset() if kind
-                else frozenset(c.source.number for c in quote.picks))
+                else frozenset(picked))
     stopped = False
     before = len(shown)
     if gen is not None:                                                        # generate
@@ -142,7 +143,7 @@ def answer(result: SearchResult, passages: Mapping[int, str], *,
         shown.append(quote.shown)
         clock.first_shown()
         yield Token(quote.shown, repeat=True)
-    cited = sorted({c.source.number for c in quote.picks}) if quoted \
+    cited = sorted(picked) if quoted \
         else sorted({c.source for c in gate.claims})
     yield Done("".join(shown), cited, sorted(gate.invalid_citations), quote.sources,
                quote.evidence, stopped=stopped, unsupported=not gate.claims, messages=messages,

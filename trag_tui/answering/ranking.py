@@ -215,7 +215,7 @@ def rank(question: str, sources: Sequence[Source], *, mode: str | None = None, e
     # the hurricane that has left…") with no time cue: a later report of a developing story
     # supersedes an earlier one. A conversation or a speech is not superseded so: what someone
     # said of themselves once ("my grandma is from Sweden") holds in every later session.
-    lean = 0.2 if mode == "hybrid" and en.PRESENT.search(ask) and news else 0.0
+    lean = mode == "hybrid" and bool(en.PRESENT.search(ask)) and news
     # News asked about with no time named is the news of the days before it is asked: "Which
     # league is LeBron James buying a team in?" is this week's pickleball deal, not August's
     # contract. A report loses half of the lean for each week before the day asked.

@@ -288,7 +288,7 @@ def _oldest_first(h) -> tuple:
     return (h.date is None, h.date or "", -h.score)
 
 
-def _period_of(hit, periods: list[tuple[dt.date | None, dt.date | None]]) -> int | None:
+def period_of(hit, periods: list[tuple[dt.date | None, dt.date | None]]) -> int | None:
     d = iso_day(hit.date)
     if d is None:
         return None
@@ -322,7 +322,7 @@ def arrange(result) -> list[tuple[str | None, list[Any]]]:
         blocks: list[tuple[str | None, list[Any]]] = [(period_label(a, b), []) for a, b in periods]
         extra: dict[str, list[Any]] = {}
         for h in hits:
-            i = _period_of(h, periods)
+            i = period_of(h, periods)
             if i is not None:
                 blocks[i][1].append(h)
             else:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..models.embedding import usable
 from .db import sqlite3
 
 TABLE = "chunk_vectors"
@@ -104,6 +105,6 @@ def _vectors_usable(conn: sqlite3.Connection, blocks: dict[int, _Block], dim: in
         if b is None or not b.valid.any():
             continue
         vectors = np.frombuffer(data, "<f4").reshape(b.size, dim)[b.valid]
-        ok = np.isfinite(vectors).all(axis=1) & (np.abs(vectors).sum(axis=1) > 0)
+        ok = usable(vectors)  # the test storing and searching apply
         bad += int((~ok).sum())
     return [f"vector table: {bad} vector(s) are zero or not finite"] if bad else []

@@ -92,10 +92,6 @@ class History:
         its latest line says."""
         return self._read()[0]
 
-    def titles(self) -> dict[str, str]:
-        """The names given to conversations, by conversation id."""
-        return self._read()[1]
-
     def _read(self) -> tuple[list[Turn], dict[str, str]]:
         self.skipped_lines = 0
         try:

@@ -21,11 +21,10 @@ class Conversation(VerticalScroll):
     def compose(self):
         yield Static(WELCOME, classes="welcome", markup=False)
 
-    async def add_question(self, question: str, *, badge: str = "searching…",
-                           answer: str = "", dropped: str = "") -> Answer:
-        """Show a question and an (empty or stored) answer under it; return the answer widget."""
-        block = Answer(badge=badge, text=answer, dropped=dropped,
-                       classes="-running" if not answer else "")
+    async def add_question(self, question: str, *, badge: str = "searching…") -> Answer:
+        """Show a question and the empty answer it is being given; return the answer widget
+        (stored answers are shown by `add_answered`)."""
+        block = Answer(badge=badge, classes="-running")
         await self.mount_all([Question(question), block])
         # Keep the newest text in view while it streams, unless the user scrolls away.
         self.anchor()
