@@ -1008,3 +1008,32 @@ def test_a_figure_stated_next_to_the_period_asked_about_is_that_period_s():
     ]
     ranked = rank(q, sources, mode="hard_filter", embedder=HashEmbedder(), period=year)
     assert ranked[0].source.doc_id == "may"
+
+
+def test_a_comparison_period_is_answered_only_by_a_line_of_that_period():
+    """A source published at another time is in a period's block because it speaks of the
+    period somewhere; its line is quoted for the period only when the line itself does, and a
+    line published in the period comes first."""
+    y2012 = (dt.date(2012, 1, 1), dt.date(2012, 12, 31))
+    y2024 = (dt.date(2024, 1, 1), dt.date(2024, 12, 31))
+    sources = [
+        Source(1, "a", "2010-03-24", "Debate", "Gordon Brown",
+               "Unemployment, at 7.8 per cent, is far lower than was forecast a year ago.",
+               group="2012"),
+        Source(2, "b", "2024-08-01", "Summary", "",
+               "The unemployment rate was 4.4 per cent in the three months to May.", group="2024"),
+        Source(3, "c", "2025-11-11", "Overview", "",
+               "Unemployment was 5.0 per cent in 2024 as a whole, the release says.", group="2024"),
+        Source(4, "d", "2013-02-01", "Review", "",
+               "Unemployment averaged 8.0 per cent in 2012, the statistics show.", group="2012"),
+    ]
+    ranked = rank("unemployment", sources, mode="comparison")
+    spans = {"2012": y2012, "2024": y2024}
+    picks = extract("unemployment", ranked, mode="comparison", groups=["2012", "2024"],
+                    spans=spans)
+    assert [c.source.number for c in picks] == [4, 2]
+    # without the line that speaks of 2012, the period has nothing to quote
+    ranked = rank("unemployment", sources[:3], mode="comparison")
+    picks = extract("unemployment", ranked, mode="comparison", groups=["2012", "2024"],
+                    spans=spans)
+    assert [c.source.number for c in picks] == [2]

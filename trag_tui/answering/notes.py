@@ -38,8 +38,10 @@ def empty_periods(result: Any, sources: Sequence[Any], quoted: set[int]) -> list
     lines = []
     for start, end in query_periods(result):
         inside = [s.number for _, s in dated if period_of(s, [(start, end)]) == 0]
+        # the period's block also holds what speaks of it from another time (`arrange`)
+        block = {s.number for s in sources if s.group == period_label(start, end)}
         if inside:
-            if quoted and not quoted & set(inside):
+            if quoted and not quoted & (set(inside) | block):
                 cited = ", ".join(f"[{n}]" for n in inside)
                 lines.append(f"Nothing from {period_label(start, end)} is quoted; its sources "
                              f"are {cited}.")

@@ -33,7 +33,15 @@ from .facts import (
     surname,
 )
 from .kind import answer_type, asked, asked_period, gives
-from .ranking import HEADLINE, QUOTE_WORDS, Candidate, off_subject, told_of
+from .ranking import (
+    HEADLINE,
+    QUOTE_WORDS,
+    Candidate,
+    of_period,
+    off_subject,
+    published_in,
+    told_of,
+)
 from .sources import Source
 
 PERIOD_NEAR = 0.8  # a period's line this good against its best may be quoted in its place
@@ -67,8 +75,10 @@ def choose(q, mode: str, ranked: Sequence[Candidate], sources: list[Source],
     groups = [g for g in dict.fromkeys(s.group for s in sources) if g]
     turns = succession(q.question, ranked, kind) if mode == "hard_filter" else []
     holders = [name for c in turns if (name := holder(c, q.question))]
+    spans = {period_label(a, b): (a, b) for a, b in getattr(q, "periods", None) or ()} \
+        if mode == "comparison" else {}
     picks = turns or extract(question, ranked, mode=mode, kind=kind, groups=groups,
-                             full=q.question)
+                             full=q.question, spans=spans)
     labels = {g: (g.capitalize() + " sources" if mode == "evolution" else g) for g in groups}
     text = quoted_answer(q.question, picks, kind=kind, labels=labels, period=asked_period(q))
     # the quoted figure is dated to another time than the one asked about
@@ -111,7 +121,9 @@ def _salience(c: Candidate, question: str) -> int:
 
 def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = None,
             kind: str | None = None, groups: Sequence[str] | None = None,
-            full: str | None = None) -> list[Candidate]:
+            full: str | None = None,
+            spans: dict[str, tuple[dt.date | None, dt.date | None]] | None = None
+            ) -> list[Candidate]:
     """The sentences the quoted answer consists of.
 
     One per period block for comparisons and evolution (in block order), so each period is
@@ -131,7 +143,11 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
         # the names the question gives ("Israel", "Gaza", "NHS"): a name has no synonym
         subject = content_words(" ".join(re.findall(r"(?<!^)(?<![.?!] )\b[A-Z][\w'’-]+",
                                                     question))) - en.NOT_SUBJECT
-        best_of = {g: [c for c in ranked if c.source.group == g and not off_subject(c, ranked)]
+        # a comparison period's line is of that period: its source was published in it, or
+        # (found because it speaks of it) the line itself speaks of it, not of another time
+        spans = spans or {}
+        best_of = {g: [c for c in ranked if c.source.group == g and not off_subject(c, ranked)
+                       and (g not in spans or of_period(c, spans[g]))]
                    for g in groups}
         said = {id(c): content_words(c.sentence) for g in groups for c in best_of[g]}
         told = any(subject & words for words in said.values())
@@ -141,6 +157,10 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
             # "The UK has lost its clear global leadership position on climate action" shares
             # only "UK" and "position" with "How did the UK position on Israel and Gaza evolve?"
             lines = [c for c in best_of[g] if not told or subject & said[id(c)]]
+            if g in spans:
+                # what was published in the period answers for it before what speaks of it
+                # from another time
+                lines = [c for c in lines if published_in(c, spans[g])] or lines
             if not lines:
                 continue  # a period with nothing on the subject is left out, not misquoted
             # of the lines nearly as good, the one that says most of what was asked about:

@@ -314,6 +314,25 @@ def _newest(sentence: str, source: Source) -> int | None:
     return newest_spoken(day.toordinal() if day else None, _spoken(sentence, source.date))
 
 
+def _ordinals(span: tuple[dt.date | None, dt.date | None]) -> tuple[int, int]:
+    return (span[0].toordinal() if span[0] else 1,
+            span[1].toordinal() if span[1] else dt.date.max.toordinal())
+
+
+def published_in(c: Candidate, span: tuple[dt.date | None, dt.date | None]) -> bool:
+    """Was a ranked sentence's source published inside the period?"""
+    lo, hi = _ordinals(span)
+    day = iso_day(c.source.date)
+    return day is not None and lo <= day.toordinal() <= hi
+
+
+def of_period(c: Candidate, span: tuple[dt.date | None, dt.date | None]) -> bool:
+    """Is a ranked sentence of the period: published in it, or speaking of a time inside it?"""
+    lo, hi = _ordinals(span)
+    return published_in(c, span) or any(a <= hi and b >= lo
+                                         for a, b in _spoken(c.sentence, c.source.date))
+
+
 def told_of(c: Candidate) -> int:
     """The newest day a ranked sentence speaks of (0 when it names none)."""
     return _newest(c.sentence, c.source) or 0

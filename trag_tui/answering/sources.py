@@ -20,7 +20,7 @@ from typing import Any
 from ..models.generation import estimate_tokens
 from ..temporal.calendar import iso_day
 from ..text import sentences
-from ..text.labels import period_label
+from ..text.labels import period_key, period_label
 
 SOURCE_WINDOW = 320  # estimated tokens of each source's passage kept around its match
 GROUP_MODES = ("evolution", "comparison")  # the modes whose sources come in labelled blocks
@@ -320,9 +320,13 @@ def arrange(result) -> list[tuple[str | None, list[Any]]]:
     if mode == "comparison":
         periods = query_periods(result)
         blocks: list[tuple[str | None, list[Any]]] = [(period_label(a, b), []) for a, b in periods]
+        keys = [period_key(a, b) for a, b in periods]
         extra: dict[str, list[Any]] = {}
         for h in hits:
+            # published in a period, else the period retrieval found it for (it speaks of it)
             i = period_of(h, periods)
+            if i is None and h.group in keys:
+                i = keys.index(h.group)
             if i is not None:
                 blocks[i][1].append(h)
             else:

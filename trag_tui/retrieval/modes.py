@@ -19,7 +19,7 @@ from ..settings import Settings
 from ..storage.index import Index
 from ..storage.store import from_day, to_day
 from ..temporal.calendar import iso_day
-from ..text.labels import period_label
+from ..text.labels import period_key, period_label
 from . import scoring
 from .backends import backend_of
 from .candidates import ChunkInfo, DayRange, SpokenPeriods
@@ -537,7 +537,7 @@ def _comparison(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchResu
     confidences = []
     empty = []
     for start, end in periods:
-        label = _period_key(start, end)
+        label = period_key(start, end)
         if start is not None and start > tq.as_of and tq.time != "about":
             empty.append(label)
             continue
@@ -573,14 +573,6 @@ def _holds(period: tuple[dt.date | None, dt.date | None], date: str | None) -> b
     day = iso_day(date)
     return day is not None and (period[0] is None or period[0] <= day) \
         and (period[1] is None or day <= period[1])
-
-
-def _period_key(start: dt.date | None, end: dt.date | None) -> str:
-    """The group key of a comparison period's hits (exact, for the context blocks to match);
-    what people read is `labels.period_label`."""
-    a = start.isoformat() if start else "the beginning"
-    b = end.isoformat() if end else "now"
-    return a if start and end and start == end else f"{a} .. {b}"
 
 
 def nearest_periods(r: Retriever, tq, k: int, limit: int = 2) -> list[dict[str, Any]]:

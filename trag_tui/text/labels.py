@@ -48,3 +48,11 @@ def month_label(month: str) -> str:
     if not m or not 1 <= int(m.group(2)) <= 12:
         return month
     return f"{MONTHS[int(m.group(2)) - 1]} {m.group(1)}"
+
+
+def period_key(start: dt.date | None, end: dt.date | None) -> str:
+    """The group key of a comparison period's hits (exact, for the answer's blocks to match);
+    what people read is `period_label`."""
+    a = start.isoformat() if start else "the beginning"
+    b = end.isoformat() if end else "now"
+    return a if start and end and start == end else f"{a} .. {b}"
