@@ -62,6 +62,8 @@ def render_search(res: SearchResult, *, explain: bool = False) -> str:
             lines.append("    " + "  ".join(f"{k}={s.get(k, 0.0):.4f}" for k in keys))
             if h.about:
                 lines.append(f"    speaks of: {safe_line(h.about)}")
+            if h.via:
+                lines.append(f"    found for: {safe_line(h.via)} (named by a first-pass hit)")
     return "\n".join(lines)
 
 

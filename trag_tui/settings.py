@@ -28,13 +28,17 @@ RANGES: dict[str, tuple[float, float]] = {
     "alpha": (0, 1), "lam": (0, 1e6), "tau": (0, 1e6), "gamma": (0, 1e6),
     "evolution_pool": (1, 100_000), "evolution_floor": (0, 1), "max_tokens": (1, 131_071),
     "n_ctx": (256, 131_072), "temperature": (0, 10), "threads": (0, 1024),
-    "read_seconds": (0, 86_400),
+    "read_seconds": (0, 86_400), "expand_passes": (0, 3),
 }
 #: The words each word-valued setting may be.
 CHOICES: dict[str, tuple[str, ...]] = {
     "device": ("cpu", "cuda", "auto"), "fusion": ("rrf", "sum"),
     "decay": ("rational", "exp", "rank"), "scope": ("auto", "none"),
     "time": ("auto", "said", "about"),
+}
+#: The settings whose value is a comma-separated list of these words ("none" or "" for none).
+LISTS: dict[str, tuple[str, ...]] = {
+    "expand": ("hybrid", "hard_filter", "comparison", "evolution"),
 }
 
 
@@ -85,6 +89,13 @@ class Settings:
     # Which of a document's two times a question's period is matched against: auto, as the
     # question reads ("said" or "about"); said: publication date only; about: or a period spoken of
     time: str = "auto"
+    # Expansion inside the period: the modes in which a second pass searches again, inside the
+    # same period, for the named things of the first pass's best hits (comma-separated of
+    # hybrid, hard_filter, comparison, evolution; "none": off), and at most how many passes
+    # follow the first. Off by default: measured on whole question sets it helps no mode
+    # (docs/measurements.md).
+    expand: str = ""
+    expand_passes: int = 1
     # Where candidates come from: None, the index file; qdrant://HOST:PORT/COLLECTION or a folder
     # that `trag-tui push --to` filled: the same engine over a Qdrant collection.
     backend: str | None = None
@@ -166,6 +177,12 @@ def _coerce(name: str, hint: Any, value: Any, origin: str = "") -> Any:
         return Path(value)
     if hint == (str | None):
         return None if value in (None, "") else str(value)
+    if name in LISTS:
+        words = [w.strip() for w in str(value).split(",") if w.strip() not in ("", "none")]
+        if not isinstance(value, str) or any(w not in LISTS[name] for w in words):
+            raise SettingError(f"{label} is {_shown(value)}; it must be a comma-separated list "
+                               "of " + ", ".join(LISTS[name]) + " (or empty)")
+        return ",".join(words)
     if name in CHOICES:
         if value not in CHOICES[name]:
             raise SettingError(f"{label} is {_shown(value)}, an unknown {name}; it must be one of "

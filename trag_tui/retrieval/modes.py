@@ -20,7 +20,7 @@ from ..storage.index import Index
 from ..storage.store import from_day, to_day
 from ..temporal.calendar import iso_day
 from ..text.labels import period_key, period_label
-from . import scoring
+from . import expansion, scoring
 from .backends import backend_of
 from .candidates import ChunkInfo, DayRange, SpokenPeriods
 
@@ -33,6 +33,8 @@ Parts = dict[str, dict[int, Any]]
 SCOPES = ("auto", "none")  # auto: scope by the speakers and sources a question names
 TIMES = ("auto", "said", "about")  # how a question's period is matched (Settings.time)
 MODES = ("hard_filter", "decay", "evolution", "comparison", "hybrid", "blind")
+# The modes a second pass inside the period may serve (Settings.expand names those it does).
+EXPANDS = ("hard_filter", "evolution", "comparison", "hybrid")
 INTENT_MODE = {
     "point_in_time": "hard_filter",
     "current": "decay",
@@ -78,6 +80,14 @@ CURRENT_MATCH = 0.25
 SCOPE_PRIOR = 0.5
 # Inside the scope, the narrowest facet a name matches (a speaker's own turns in a conversation).
 NARROW_PRIOR = 0.8
+# Expansion inside the period: the named things of this many of the first pass's best hits
+# (distinct documents), at most LEADS of them, searched for together with the question; the
+# pass's list counts EXPAND_WEIGHT of the first pass's in the fusion (first pass first among
+# equals). A pass runs only while the halting statistic calls the first unsettled.
+EXPAND_FROM = 3
+LEADS = 2
+EXPAND_WEIGHT = 0.8
+SETTLED = 0.5
 
 
 @dataclass
@@ -96,6 +106,7 @@ class Hit:
     group: str | None = None
     also: list[str] = field(default_factory=list)  # near-duplicate sources collapsed into this hit
     about: str = ""  # the period it speaks of that placed it, for a question about one
+    via: str = ""  # the named thing of a first-pass hit whose second pass found it
 
     def snippet(self, width: int = 240) -> str:
         """The chunk's text shortened for display."""
@@ -113,6 +124,8 @@ class Hit:
             out["also"] = self.also
         if self.about:
             out["about"] = self.about
+        if self.via:
+            out["via"] = self.via
         if full:
             out["scores"] = {k: round(v, 6) for k, v in self.scores.items()}
         return out
@@ -272,12 +285,13 @@ def _hits(ranked: scoring.Ranked, info: dict[int, ChunkInfo], parts: Parts,
     hits = []
     for uid, s in ranked:
         ci = info[uid]
-        scores = {name: vals.get(uid, 0.0) for name, vals in parts.items() if name != "about"}
+        scores = {name: vals.get(uid, 0.0) for name, vals in parts.items()
+                  if name not in ("about", "via")}
         scores["centrality"] = ci.centrality
         scores["final"] = s
         hits.append(Hit(uid, ci.document_id, ci.doc_id, ci.date, ci.title, ci.speaker, ci.text,
                         s, scores, (groups or {}).get(uid), also.get(uid, []),
-                        parts.get("about", {}).get(uid, "")))
+                        parts.get("about", {}).get(uid, ""), parts.get("via", {}).get(uid, "")))
     return hits
 
 
@@ -287,13 +301,80 @@ def _as_of_range(start: dt.date | None, end: dt.date | None, as_of: dt.date, und
 
 
 def _rank(retriever: Retriever, text: str, days: DayRange, limit: int, settings: Settings,
-          about: About | None = None
+          about: About | None = None, expand: int = 0
           ) -> tuple[scoring.Ranked, dict[int, ChunkInfo], Parts, float]:
+    """Candidates inside the day range, fused and placed; with `expand` (the hits asked for),
+    then searched again for the named things of the best of them, inside the same range."""
     fused, parts, agree = retriever.candidates(text, days, limit, about=about)
     info = retriever.backend.chunk_info([u for u, _ in fused])
-    rel = scoring.normalise(fused)
-    ranked = scoring.centrality_boost(rel, {u: i.centrality for u, i in info.items()}, settings.gamma)
+    ranked = _placed(fused, info, settings)
+    if expand:
+        ranked = _expand(retriever, text, days, limit, settings, about, expand,
+                         ranked, info, parts, agree)
     return ranked, info, parts, agree
+
+
+def _placed(fused: scoring.Ranked, info: dict[int, ChunkInfo], settings: Settings) -> scoring.Ranked:
+    rel = scoring.normalise(fused)
+    return scoring.centrality_boost(rel, {u: i.centrality for u, i in info.items()}, settings.gamma)
+
+
+def _expand(retriever: Retriever, text: str, days: DayRange, limit: int, settings: Settings,
+            about: About | None, k: int, ranked: scoring.Ranked, info: dict[int, ChunkInfo],
+            parts: Parts, agree: float) -> scoring.Ranked:
+    """Expansion inside the period: the question again with the named things of the first
+    pass's best hits, in the same day range, scope and spoken-of chunks (so it can never leave
+    the period or pass as_of), fused below the first pass among equals. Passes stop at
+    `settings.expand_passes`, when the halting statistic calls the ranking settled, or when a
+    pass adds nothing to the top k. `info` and `parts` gain the new candidates (`parts["via"]`:
+    the named thing each hit a pass brought in answers to)."""
+    searched = [text]
+    for _ in range(settings.expand_passes):
+        top, _ = _collapse(ranked, info)
+        if scoring.halt(top, k, agree)[1] >= SETTLED:
+            break
+        best = [(u, info[u].text, _own_names(retriever, info[u].document_id))
+                for u, _ in top[:EXPAND_FROM]]
+        found = expansion.leads(" ".join(searched), best, _facet_names(retriever), LEADS)
+        if not found:
+            break
+        query = expansion.query(text, found)
+        searched.append(query)
+        fused, more, _ = retriever.candidates(query, days, limit, about=about)
+        info.update(retriever.backend.chunk_info([u for u, _ in fused if u not in info]))
+        again = scoring.expand(ranked, [_placed(fused, info, settings)], EXPAND_WEIGHT,
+                               settings.rrf_k)
+        again = scoring.normalise(again)
+        new = scoring.added(_collapse(ranked, info)[0], _collapse(again, info)[0], k)
+        for name in ("bm25", "dense"):
+            parts[name] = {**more[name], **parts[name]}
+        parts["fused"] = dict(again)
+        via = parts.setdefault("via", {})
+        for uid in new:
+            via.setdefault(uid, expansion.via(info[uid].text, found))
+        ranked = again
+        if not new:
+            break
+    return ranked
+
+
+def _facet_names(retriever: Retriever) -> frozenset[str]:
+    """The names of the index's speakers and sources, for reading them in a hit's text."""
+    return retriever.index.derived(
+        "facet_names", lambda: frozenset(facet_index(retriever.index).names.values()))
+
+
+def _own_names(retriever: Retriever, document_id: int) -> list[str]:
+    """The facet names of one document: its speaker, its source, the conversation it is in."""
+    return [name for (name,) in retriever.index.conn.execute(
+        "SELECT f.name FROM document_facets d JOIN facets f ON f.id = d.facet_id "
+        "WHERE d.document_id = ?", (document_id,))]
+
+
+def _expands(settings: Settings, mode: str, k: int) -> int:
+    """The hits a mode's expansion pass is asked for (0: the setting leaves the mode off)."""
+    on = {m.strip() for m in settings.expand.split(",")}
+    return k if settings.expand_passes and mode in on else 0
 
 
 @dataclass(frozen=True)
@@ -318,13 +399,13 @@ def _spoken_of(r: Retriever, tq, start: dt.date | None, end: dt.date | None,
 
 
 def _rank_period(retriever: Retriever, text: str, days: DayRange, limit: int, settings: Settings,
-                 tq=None, period: tuple[dt.date, dt.date] | None = None
+                 tq=None, period: tuple[dt.date, dt.date] | None = None, expand: int = 0
                  ) -> tuple[scoring.Ranked, dict[int, ChunkInfo], Parts, float]:
     """_rank inside a named period, its own news before what was told earlier; for a question
     about the time documents speak of (`tq.time` "about"), with the chunks that speak of
     `period` too, and those that speak of it exactly first."""
     about = _spoken_of(retriever, tq, *period) if tq is not None and period else None
-    ranked, info, parts, agree = _rank(retriever, text, days, limit, settings, about)
+    ranked, info, parts, agree = _rank(retriever, text, days, limit, settings, about, expand)
     if days.lo is not None:
         # what was told before the period is a passage published in it retelling older news;
         # one published outside the period is there for what it speaks of
@@ -370,6 +451,9 @@ def search(index: Index, question: str | Any, *, as_of: dt.date | None = None, k
         raise ValueError(f"unknown scope {settings.scope!r}; one of {', '.join(SCOPES)}")
     if settings.time not in TIMES:
         raise ValueError(f"unknown time {settings.time!r}; one of {', '.join(TIMES)}")
+    unknown = {m.strip() for m in settings.expand.split(",") if m.strip()} - set(EXPANDS)
+    if unknown:
+        raise ValueError(f"unknown expand mode {sorted(unknown)[0]!r}; any of {', '.join(EXPANDS)}")
     if settings.time != "auto" and tq.time is not None:
         tq = replace(tq, time="said" if settings.time == "said" else "about")
     reason = tq.reason if mode is None else f"mode forced to {chosen}"
@@ -393,7 +477,8 @@ def _finish(tq, mode: str, ranked: scoring.Ranked, info, parts, agree: float, k:
 
 def _hybrid(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchResult:
     days = _as_of_range(None, None, tq.as_of, undated=True)
-    ranked, info, parts, agree = _rank(r, tq.semantic_query, days, s.candidates, s)
+    ranked, info, parts, agree = _rank(r, tq.semantic_query, days, s.candidates, s,
+                                       expand=_expands(s, "hybrid", k))
     # A mild recency prior: among equals, the newer passage first.
     as_of_day = _day_of(tq.as_of)
     tau = s.tau  # a user's time scale is used as given; 0 reads it from the publication cadence
@@ -427,7 +512,8 @@ def _point_in_time(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchR
             nearest=nearest_periods(r, tq, k))
     days = _as_of_range(start, end, tq.as_of, undated=False)
     ranked, info, parts, agree = _rank_period(r, tq.semantic_query, days, s.candidates, s,
-                                              tq, (start, end) if start and end else None)
+                                              tq, (start, end) if start and end else None,
+                                              _expands(s, "hard_filter", k))
     from ..temporal.question import soft_edge
 
     margin = soft_edge(tq)
@@ -506,7 +592,8 @@ def _evolution(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchResul
     # a change over a span: what was said later of one year or less inside it
     about = _spoken_of(r, tq, *span, inside_days=YEAR_DAYS) if tq.start is not None else None
     ranked, info, parts, agree = _rank(r, tq.semantic_query, days,
-                                       max(s.evolution_pool, s.candidates), s, about)
+                                       max(s.evolution_pool, s.candidates), s, about,
+                                       _expands(s, "evolution", k))
     ranked, also = _collapse(ranked, info)
     pool = scoring.within(ranked[: s.evolution_pool], s.evolution_floor)
     when = {u: i.day for u, i in info.items()}
@@ -550,7 +637,8 @@ def _comparison(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchResu
         else:
             days = _as_of_range(start, end, tq.as_of, undated=False)
             ranked, info, parts, agree = _rank_period(r, tq.semantic_query, days, s.candidates, s,
-                                                      tq, (start, end) if start and end else None)
+                                                      tq, (start, end) if start and end else None,
+                                                      _expands(s, "comparison", per))
             part = _finish(tq, "comparison", ranked, info, parts, agree, per, halt,
                            {u: label for u, _ in ranked})
         confidences.append(part.confidence)

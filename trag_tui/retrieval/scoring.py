@@ -349,3 +349,18 @@ def coverage_pick(items: Sequence[tuple[int, float, int]], k: int, buckets: int,
         group = "older" if b == 0 else "newer" if b == last else "middle"
         out.append((uid, group))
     return out
+
+
+def expand(first: Ranked, passes: Sequence[Ranked], weight: float, k: int = 60) -> Ranked:
+    """The first pass fused with the passes that followed it, by reciprocal rank: a later
+    pass's list counts `weight` (below 1) of the first's, so at equal ranks the first pass's hit
+    stays first, and a hit both passes found rises above one either found alone."""
+    return rrf([first, *passes], [1.0, *([weight] * len(passes))], k)
+
+
+def added(before: Ranked, after: Ranked, k: int) -> list[int]:
+    """The ids in the top k of `after` that were not in the top k of `before`: what a further
+    pass brought in (none: the pass added nothing, and expansion stops)."""
+    seen = {u for u, _ in before[:k]}
+    return [u for u, _ in after[:k] if u not in seen]
+

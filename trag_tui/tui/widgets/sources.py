@@ -18,6 +18,7 @@ from textual.reactive import reactive
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
+from ...text.safe import safe_line
 from .passage import PassageView, markdown_text
 
 SCORE_KEYS = ("bm25", "dense", "fused", "retold", "decay", "centrality", "final")
@@ -48,9 +49,10 @@ def snippet(text: str, width: int = 160) -> str:
 
 
 def source_prompt(source: Any, scores: dict[str, float] | None = None,
-                  text: str | None = None) -> Text:
+                  text: str | None = None, via: str = "") -> Text:
     """How one source reads in the list: number, date, title, speaker, then a snippet (of
-    `text` when given: a Markdown source's rendered text, without its `**` and `#`)."""
+    `text` when given: a Markdown source's rendered text, without its `**` and `#`); with
+    scores, the named thing a second pass inside the period found it for (`via`)."""
     line = Text()
     line.append(f"[{source.number}] ", style="bold")
     line.append(f"{source.date or 'undated'}  ", style="bold cyan")
@@ -63,6 +65,8 @@ def source_prompt(source: Any, scores: dict[str, float] | None = None,
         line.append("\n")
         line.append("  ".join(f"{k} {scores[k]:.3f}" for k in SCORE_KEYS if k in scores),
                     style="magenta")
+        if via:
+            line.append(f"\nfound for: {via} (named by a first-pass hit)", style="magenta")
     return line
 
 
@@ -78,6 +82,7 @@ class SourcesPane(Vertical):
         self.markdown: dict[int, str] = {}
         self.owner = ""  # which answer the sources belong to, for the border
         self._scores: dict[str, dict[str, float]] = {}
+        self._via: dict[str, str] = {}
         # Options of each fill are named after it: a highlight message from an earlier fill
         # (another answer's sources, selected a moment ago) arrives late and must be ignored.
         self._fill_count = 0
@@ -97,6 +102,7 @@ class SourcesPane(Vertical):
         self.sources, self.query_text = list(sources), query
         self.markdown, self.owner = dict(markdown or {}), owner
         self._scores = {h.doc_id: dict(h.scores) for h in (hits or [])}
+        self._via = {h.doc_id: h.via for h in (hits or []) if getattr(h, "via", "")}
         self._fill(keep_highlight=False)
         passage = self.query_one(PassageView)
         if self.sources:
@@ -134,7 +140,9 @@ class SourcesPane(Vertical):
             # A Markdown source's snippet is its matched window without the `**` and `_`.
             text = markdown_text(folded_markdown(source.passage)).plain \
                 if source.number in self.markdown else None
-            items.append(Option(source_prompt(source, scores, text), id=self._option_id(n)))
+            via = self._via.get(source.doc_id, "") if self.explain else ""
+            items.append(Option(source_prompt(source, scores, text, safe_line(via)),
+                                id=self._option_id(n)))
         options.add_options(items)
         options.highlighted = highlighted if highlighted is not None else _first_enabled(items)
         self.border_subtitle = f"{len(self.sources)} for {self.owner or 'the answer'}"
