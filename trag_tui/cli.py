@@ -330,19 +330,23 @@ def parse(question, as_of, batch, as_json):
 @click.option("--time", "time_", type=click.Choice(["auto", "said", "about"]),
               help="Match a period by the question's reading (auto, default), by publication "
                    "date only (said), or also by the periods documents speak of (about).")
+@click.option("--expand", help="Modes in which a second pass searches, inside the same period, for "
+                                "the named things of the first pass's best hits (comma-separated "
+                                "of hybrid, hard_filter, comparison, evolution; none: off, the "
+                                "default).")
 @click.option("--no-halt", is_flag=True, help="Always return k hits (no early stopping).")
 @click.option("--explain", is_flag=True, help="Show every score per hit and why the mode was chosen.")
 @click.option("--batch", type=params.BATCH, help="JSONL with id, question, question_date.")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_context
-def search(ctx, question, as_of, k, mode, decay, alpha, lam, tau, fusion, scope, time_, no_halt, explain,
-           batch, as_json):
+def search(ctx, question, as_of, k, mode, decay, alpha, lam, tau, fusion, scope, time_, expand,
+           no_halt, explain, batch, as_json):
     """Find dated passages for a question (hybrid BM25 + dense, time-aware)."""
     from .retrieval.modes import Retriever
     from .retrieval.modes import search as run_search
 
     settings = _settings(ctx, k=k, decay=decay, alpha=alpha, lam=lam, tau=tau, fusion=fusion, scope=scope,
-                         time=time_)
+                         time=time_, expand=expand)
     idx = _open(settings)
     try:
         retriever = Retriever(idx, settings)
@@ -494,13 +498,17 @@ def _streamed(event, quoted: str | None) -> tuple[str, str | None]:
 @click.option("--time", "time_", type=click.Choice(["auto", "said", "about"]),
               help="Match a period by the question's reading (auto, default), by publication "
                    "date only (said), or also by the periods documents speak of (about).")
+@click.option("--expand", help="Modes in which a second pass searches, inside the same period, for "
+                                "the named things of the first pass's best hits (comma-separated "
+                                "of hybrid, hard_filter, comparison, evolution; none: off, the "
+                                "default).")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_context
-def eval_(ctx, qa_file, k, category, limit, decay, fusion, scope, time_, as_json):
+def eval_(ctx, qa_file, k, category, limit, decay, fusion, scope, time_, expand, as_json):
     """Recall@k, MRR, temporal precision, leak rate: the engine beside a time-blind baseline."""
     from .evaluation import evaluate, load_qa, render_table
 
-    settings = _settings(ctx, decay=decay, fusion=fusion, scope=scope, time=time_)
+    settings = _settings(ctx, decay=decay, fusion=fusion, scope=scope, time=time_, expand=expand)
     try:
         qas = load_qa(qa_file, category or None, limit)
     except OSError as exc:

@@ -181,7 +181,7 @@ def _coerce(name: str, hint: Any, value: Any, origin: str = "") -> Any:
         words = [w.strip() for w in str(value).split(",") if w.strip() not in ("", "none")]
         if not isinstance(value, str) or any(w not in LISTS[name] for w in words):
             raise SettingError(f"{label} is {_shown(value)}; it must be a comma-separated list "
-                               "of " + ", ".join(LISTS[name]) + " (or empty)")
+                               "of " + ", ".join(LISTS[name]) + " (or none)")
         return ",".join(words)
     if name in CHOICES:
         if value not in CHOICES[name]:
