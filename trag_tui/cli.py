@@ -59,7 +59,7 @@ def _batch_rows(batch):
     one line naming it, as a line that is not JSON does. String fields lose undecodable
     characters (a lone surrogate becomes U+FFFD) here, once.
     """
-    from .temporal.calendar import read_day
+    from .temporal.calendar import row_day
     from .text.safe import json_object
 
     for n, line in enumerate(batch, 1):
@@ -68,8 +68,7 @@ def _batch_rows(batch):
         try:
             row = {k: clean_question(v) if isinstance(v, str) else v
                    for k, v in json_object(line).items()}
-            key = next((k for k in ("as_of", "question_date") if row.get(k) not in (None, "")), None)
-            when = read_day(row[key], key) if key else dt.date.today()
+            when = row_day(row, "as_of", "question_date") or dt.date.today()
         except ValueError as exc:  # InputError is one
             raise click.ClickException(f"line {n}: {exc}") from None
         yield n, row, when
