@@ -155,6 +155,18 @@ def _ro_connect(uri: str) -> sqlite3.Connection:
 
 
 def open_readonly(path: Path) -> sqlite3.Connection:
+    """A connection that shows exactly the file's committed state and never writes it; a file
+    another process holds longer than BUSY_TIMEOUT_MS is IndexBusy, said here once for every
+    caller. How it is opened: `_open_readonly`."""
+    try:
+        return _open_readonly(path)
+    except sqlite3.Error as exc:
+        if is_busy(exc):
+            raise busy(path) from exc
+        raise
+
+
+def _open_readonly(path: Path) -> sqlite3.Connection:
     """A connection that shows exactly the file's committed state and never writes it.
 
     `mode=ro` where SQLite can use the WAL's shared-memory file (the folder can be written, or
