@@ -471,14 +471,14 @@ def ask(ctx, question, as_of, model, k, mode, max_tokens, evidence_only, scope, 
 def _streamed(event, quoted: str | None) -> tuple[str, str | None]:
     """The text to print for a Quoted or Token event, and what is known of the quote after it
     (None: no quote yet; "": the quote and then a generated sentence were printed)."""
-    from .answering.events import Quoted
+    from .answering.events import Quoted, paragraph_beneath
 
     if isinstance(event, Quoted):
         return event.shown, event.shown
     if event.repeat:
         return "", quoted
     if quoted:
-        return "\n\n" + event.text.lstrip(), ""
+        return paragraph_beneath(event.text), ""
     return event.text, quoted
 
 
