@@ -18,6 +18,7 @@ import os
 import secrets
 import shutil
 import stat
+from dataclasses import dataclass
 from pathlib import Path
 
 from ...errors import QdrantError
@@ -103,11 +104,34 @@ def _digest(path: Path) -> str:
     return h.hexdigest()
 
 
+@dataclass(frozen=True)
+class Checked:
+    """What `verify` read of a folder: each file's SHA-256, and each one's size, change time
+    and inode as it was then, so a push can sign the same files without hashing them again."""
+
+    files: dict[str, str]
+    stamp: dict[str, tuple[int, int, int]]
+
+
 def contents(folder: Path) -> dict[str, str]:
     """Every file the client may read, by path inside the folder, with its SHA-256. Anything
     but folders and regular files (a link, a pipe, a device), or a tree too deep or too big,
     is refused: the client would follow or block on it."""
-    out: dict[str, str] = {}
+    return {rel: _digest(path) for rel, path in _files(folder).items()}
+
+
+def _stamp(folder: Path) -> dict[str, tuple[int, int, int]]:
+    """Each file's size, change time (ns) and inode: what a write to it would change."""
+    out = {}
+    for rel, path in _files(folder).items():
+        info = os.stat(path, follow_symlinks=False)
+        out[rel] = (info.st_size, info.st_mtime_ns, info.st_ino)
+    return out
+
+
+def _files(folder: Path) -> dict[str, Path]:
+    """Every file the client may read, by path inside the folder, walked as `contents` says."""
+    out: dict[str, Path] = {}
     todo: list[tuple[Path, int]] = [(folder, 0)]
     while todo:
         here, depth = todo.pop()
@@ -126,7 +150,7 @@ def contents(folder: Path) -> dict[str, str]:
                     continue
                 if len(out) >= MAX_FILES:
                     raise _refuse(folder, f"more than {MAX_FILES} files")
-                out[rel] = _digest(path)
+                out[rel] = path
     return out
 
 
@@ -134,12 +158,18 @@ def _mac(key: bytes, body: dict) -> str:
     return hmac.new(key, json.dumps(body, sort_keys=True).encode(), hashlib.sha256).hexdigest()
 
 
-def seal(folder: Path, writing: bool = False) -> None:
+def seal(folder: Path, writing: bool = False, checked: Checked | None = None) -> None:
     """Sign the folder as it is now. `writing` marks a push under way: if it never finishes,
-    the next open says so instead of blaming someone else."""
+    the next open says so instead of blaming someone else. `checked`, what `verify` read of
+    it just before: its digests are signed again without reading the files, where every file
+    is as it was then (same names, sizes, change times and inodes); else all are read."""
     key = _key(create=True)
     assert key is not None
-    body = {"format": _FORMAT, "files": contents(folder), "writing": writing}
+    if checked is not None and _stamp(folder) == checked.stamp:
+        files = checked.files
+    else:
+        files = contents(folder)
+    body = {"format": _FORMAT, "files": files, "writing": writing}
     tmp = folder / f"{MARKER}.tmp"
     tmp.unlink(missing_ok=True)
     with open(tmp, "x", encoding="utf-8") as f:
@@ -171,12 +201,13 @@ def _marker(folder: Path) -> dict | None:
     return found if isinstance(found, dict) else {}
 
 
-def verify(folder: Path) -> None:
+def verify(folder: Path) -> Checked | None:
     """Refuse, before anything in it is unpickled, a folder this program did not write as it
-    is now. An empty folder holds nothing to run and passes (a push fills it)."""
+    is now; what was read of it, for `seal`. An empty folder holds nothing to run and passes
+    (a push fills it): None."""
     try:
         if is_empty(folder):
-            return
+            return None
         found = _marker(folder)
         if found is None:
             raise _refuse(folder, "this program did not write it (it has no seal)")
@@ -184,8 +215,9 @@ def verify(folder: Path) -> None:
         body = {k: found.get(k) for k in ("format", "files", "writing")}
         if key is None or not hmac.compare_digest(str(found.get("mac", "")), _mac(key, body)):
             raise _refuse(folder, "this program did not write it (its seal is not this user's)")
+        stamp = _stamp(folder)  # before the reading: a file written during it is read again
         if contents(folder) == body["files"]:
-            return
+            return Checked(body["files"], stamp)
     except OSError as exc:
         raise _refuse(folder, f"it cannot be checked ({exc.strerror or exc})") from None
     if body["writing"]:
@@ -210,4 +242,4 @@ def clear(folder: Path) -> None:
             path.unlink()
 
 
-__all__ = ["MARKER", "clear", "contents", "is_empty", "seal", "verify"]
+__all__ = ["MARKER", "Checked", "clear", "contents", "is_empty", "seal", "verify"]
