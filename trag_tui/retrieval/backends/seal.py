@@ -17,11 +17,11 @@ import json
 import os
 import secrets
 import shutil
-import stat
 from dataclasses import dataclass
 from pathlib import Path
 
 from ...errors import QdrantError
+from ...regular import NotRegularFile, open_regular
 from ...settings import user_dir
 
 MARKER = "trag-tui.seal"
@@ -50,17 +50,20 @@ def _key_path() -> Path:
 
 def _read_key(path: Path) -> bytes | None:
     """The key, or None when there is none; refused when it is not a private regular file."""
+    private = QdrantError(f"{path}: the key that seals local Qdrant folders must be a file only its owner "
+                          "can read; remove it and push the folders again")
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        f = open_regular(path, follow=False)
     except FileNotFoundError:
         return None
+    except NotRegularFile:
+        raise private from None
     except OSError as exc:
         raise QdrantError(f"{path}: the key that seals local Qdrant folders cannot be read ({exc.strerror})") from None
-    with os.fdopen(fd, "rb") as f:
+    with f:
         info = os.fstat(f.fileno())
-        if not stat.S_ISREG(info.st_mode) or info.st_mode & 0o077 or info.st_uid != os.geteuid():
-            raise QdrantError(f"{path}: the key that seals local Qdrant folders must be a file only its owner "
-                              "can read; remove it and push the folders again")
+        if info.st_mode & 0o077 or info.st_uid != os.geteuid():
+            raise private
         key = f.read(64)
     if len(key) != 32:
         raise QdrantError(f"{path}: the key that seals local Qdrant folders is damaged; remove it and push "
@@ -94,10 +97,11 @@ def _key(create: bool) -> bytes | None:
 
 
 def _digest(path: Path) -> str:
-    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    with os.fdopen(fd, "rb") as f:
-        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
-            raise OSError(f"{path.name} is not a regular file")
+    try:
+        f = open_regular(path, follow=False)
+    except NotRegularFile:
+        raise OSError(f"{path.name} is not a regular file") from None
+    with f:
         h = hashlib.sha256()
         while block := f.read(_READ):
             h.update(block)
@@ -185,14 +189,14 @@ def is_empty(folder: Path) -> bool:
 
 def _marker(folder: Path) -> dict | None:
     try:
-        fd = os.open(folder / MARKER, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        f = open_regular(folder / MARKER, follow=False)
     except FileNotFoundError:
         return None
+    except NotRegularFile:
+        raise _refuse(folder, "its seal is not a regular file") from None
     except OSError:
         raise _refuse(folder, "its seal cannot be read") from None
-    with os.fdopen(fd, "rb") as f:
-        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
-            raise _refuse(folder, "its seal is not a regular file")
+    with f:
         raw = f.read(8 << 20)
     try:
         found = json.loads(raw)
