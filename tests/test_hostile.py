@@ -593,6 +593,28 @@ def test_a_flipped_validity_bit_is_found_and_a_clean_copy_searches(index, tmp_pa
     assert r.exit_code == 0 and json.loads(r.output)["hits"][0]["date"].startswith("2017"), r.output
 
 
+def test_vectors_of_another_length_than_the_file_declares_are_found_by_the_vector_table_check(index):
+    """A block of vectors one dimension short of what meta and the table declare: the vector
+    table's own check says so, on every open and in doctor (the schema check keeps no second
+    look at one vector's length)."""
+    import sqlite_vec
+    from sqlite_utils.utils import sqlite3 as vec_sqlite3
+
+    conn = vec_sqlite3.connect(str(index))
+    conn.enable_load_extension(True)
+    sqlite_vec.load(conn)
+    dim = int(conn.execute("SELECT value FROM meta WHERE key = 'embedding_dim'").fetchone()[0])
+    block, size = conn.execute("SELECT chunk_id, size FROM chunk_vectors_chunks LIMIT 1").fetchone()
+    conn.execute("UPDATE chunk_vectors_vector_chunks00 SET vectors = zeroblob(?) WHERE rowid = ?",
+                 (size * (dim - 1) * 4, block))
+    conn.commit()
+    conn.close()
+    r = run("doctor", index)
+    assert r.exit_code == 1 and f"its vectors are not {size} of {dim} dimensions" in r.output, r.output
+    r = run("-d", index, "search", "bank rate")
+    assert r.exit_code == 1 and f"its vectors are not {size} of {dim} dimensions" in r.output, r.output
+
+
 def test_a_sound_vector_table_passes_both_checks(index):
     """(What the check on open costs is measured, not asserted: 10 ms for 200,000 vectors.)"""
     from trag_tui.storage import vector_table

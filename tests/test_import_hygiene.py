@@ -91,7 +91,7 @@ def test_a_real_ask_does_not_import_textual(tmp_path):
 
 # The packages from the bottom up: a module imports only from its own layer or below.
 LAYERS = [
-    ["trag_tui.errors", "trag_tui.settings", "trag_tui.text"],
+    ["trag_tui.errors", "trag_tui.settings", "trag_tui.text", "trag_tui.regular"],
     ["trag_tui.temporal", "trag_tui.params"],
     ["trag_tui.models"],
     ["trag_tui.documents", "trag_tui.chunking", "trag_tui.storage", "trag_tui.ingest",

@@ -16,8 +16,13 @@ import click
 
 from . import params
 from .errors import IndexFileError, TragError
-from .settings import Settings
+from .settings import CHOICES, Settings
 from .text.safe import clean_question, safe, safe_json, safe_line
+
+
+def _choice(name: str) -> click.Choice:
+    """The choices of a setting, as the settings object checks them."""
+    return click.Choice(CHOICES[name])
 
 
 def _settings(ctx: click.Context, **overrides) -> Settings:
@@ -54,7 +59,7 @@ def _batch_rows(batch):
     one line naming it, as a line that is not JSON does. String fields lose undecodable
     characters (a lone surrogate becomes U+FFFD) here, once.
     """
-    from .temporal.calendar import read_day
+    from .temporal.calendar import row_day
     from .text.safe import json_object
 
     for n, line in enumerate(batch, 1):
@@ -63,8 +68,7 @@ def _batch_rows(batch):
         try:
             row = {k: clean_question(v) if isinstance(v, str) else v
                    for k, v in json_object(line).items()}
-            key = next((k for k in ("as_of", "question_date") if row.get(k) not in (None, "")), None)
-            when = read_day(row[key], key) if key else dt.date.today()
+            when = row_day(row, "as_of", "question_date") or dt.date.today()
         except ValueError as exc:  # InputError is one
             raise click.ClickException(f"line {n}: {exc}") from None
         yield n, row, when
@@ -197,7 +201,7 @@ class _Bar:
 @click.option("--default-date", type=params.DAY, help="Date (YYYY-MM-DD) for documents where none is found.")
 @click.option("--prune", is_flag=True, help="Remove documents whose files are gone.")
 @click.option("--workers", type=params.WORKERS, help="Embedding processes (default 1).")
-@click.option("--device", type=click.Choice(["cpu", "cuda", "auto"]), help="Where to embed (default cpu).")
+@click.option("--device", type=_choice("device"), help="Where to embed (default cpu).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.pass_context
 def index(ctx, paths, embedder, default_date, prune, workers, device, as_json):
@@ -318,16 +322,16 @@ def parse(question, as_of, batch, as_json):
 @click.option("-k", "--k", "k", type=params.K, help="Number of hits.")
 @click.option("--mode", type=click.Choice(["hard_filter", "decay", "evolution", "comparison", "hybrid"]),
               help="Force a retrieval mode instead of the one the question's time picks.")
-@click.option("--decay", type=click.Choice(["rational", "exp", "rank"]))
+@click.option("--decay", type=_choice("decay"))
 @click.option("--alpha", type=params.ALPHA, help="Weight of recency against relevance (0..1).")
 @click.option("--lambda", "lam", type=params.LAMBDA, help="Rational decay rate per year (>= 0).")
 @click.option("--tau", type=params.TAU,
               help="Recency time scale in days, used as given by the current mode and the hybrid "
                    "mode's mild prior (0: from the publication cadence).")
-@click.option("--fusion", type=click.Choice(["rrf", "sum"]))
-@click.option("--scope", type=click.Choice(["auto", "none"]),
+@click.option("--fusion", type=_choice("fusion"))
+@click.option("--scope", type=_choice("scope"),
               help="auto (default): keep to the speakers and sources the question names; none: off.")
-@click.option("--time", "time_", type=click.Choice(["auto", "said", "about"]),
+@click.option("--time", "time_", type=_choice("time"),
               help="Match a period by the question's reading (auto, default), by publication "
                    "date only (said), or also by the periods documents speak of (about).")
 @click.option("--expand", help="Modes in which a second pass searches, inside the same period, for "
@@ -393,9 +397,9 @@ def search(ctx, question, as_of, k, mode, decay, alpha, lam, tau, fusion, scope,
               help="Force a retrieval mode.")
 @click.option("--max-tokens", type=params.MAX_TOKENS, help="Longest answer in tokens.")
 @click.option("--evidence-only", is_flag=True, help="Skip the model: the answer is quoted from the sources.")
-@click.option("--scope", type=click.Choice(["auto", "none"]),
+@click.option("--scope", type=_choice("scope"),
               help="auto (default): keep to the speakers and sources the question names; none: off.")
-@click.option("--time", "time_", type=click.Choice(["auto", "said", "about"]),
+@click.option("--time", "time_", type=_choice("time"),
               help="Match a period by the question's reading (auto, default), by publication "
                    "date only (said), or also by the periods documents speak of (about).")
 @click.option("--batch", type=params.BATCH,
@@ -471,14 +475,14 @@ def ask(ctx, question, as_of, model, k, mode, max_tokens, evidence_only, scope, 
 def _streamed(event, quoted: str | None) -> tuple[str, str | None]:
     """The text to print for a Quoted or Token event, and what is known of the quote after it
     (None: no quote yet; "": the quote and then a generated sentence were printed)."""
-    from .answering.events import Quoted
+    from .answering.events import Quoted, paragraph_beneath
 
     if isinstance(event, Quoted):
         return event.shown, event.shown
     if event.repeat:
         return "", quoted
     if quoted:
-        return "\n\n" + event.text.lstrip(), ""
+        return paragraph_beneath(event.text), ""
     return event.text, quoted
 
 
@@ -491,11 +495,11 @@ def _streamed(event, quoted: str | None) -> tuple[str, str | None]:
 @click.option("-k", "--k", "k", type=params.K, default=5, show_default=True)
 @click.option("--category", multiple=True, help="Only questions of this category (repeatable).")
 @click.option("--limit", type=click.IntRange(min=1), help="At most this many questions.")
-@click.option("--decay", type=click.Choice(["rational", "exp", "rank"]))
-@click.option("--fusion", type=click.Choice(["rrf", "sum"]))
-@click.option("--scope", type=click.Choice(["auto", "none"]),
+@click.option("--decay", type=_choice("decay"))
+@click.option("--fusion", type=_choice("fusion"))
+@click.option("--scope", type=_choice("scope"),
               help="auto (default): keep to the speakers and sources a question names; none: off.")
-@click.option("--time", "time_", type=click.Choice(["auto", "said", "about"]),
+@click.option("--time", "time_", type=_choice("time"),
               help="Match a period by the question's reading (auto, default), by publication "
                    "date only (said), or also by the periods documents speak of (about).")
 @click.option("--expand", help="Modes in which a second pass searches, inside the same period, for "

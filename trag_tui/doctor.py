@@ -53,8 +53,14 @@ def _open_untrusted(path: Path) -> sqlite3.Connection:
     if read_header(path) != SQLITE_HEADER:
         raise IndexFileError(f"{path} is not a SQLite file (not a trag-tui index)")
     check_sidecars(path)
-    conn = open_readonly(path)
-    prepare(conn, readonly=True)
+    conn = open_readonly(path)  # says IndexBusy itself
+    try:
+        prepare(conn, readonly=True)
+    except sqlite3.Error as exc:
+        conn.close()
+        if is_busy(exc):
+            raise busy(path) from exc
+        raise
     return conn
 
 
@@ -66,8 +72,6 @@ def examine(path: Path) -> Examination:
     except IndexBusy:
         raise
     except sqlite3.Error as exc:
-        if is_busy(exc):
-            raise busy(path) from exc
         out.problems.append(f"cannot be opened: {exc}")
         return out
     except OSError as exc:
@@ -127,9 +131,8 @@ def clean_copy(src: Path, dest: Path) -> CopyReport:
         raise IndexFileError(f"{dest} exists already; name a new file for the clean copy")
     try:
         old = _open_untrusted(src)
-    except sqlite3.Error as exc:
-        raise busy(src) if is_busy(exc) else IndexFileError(
-            f"cannot open {src} for a clean copy: {exc}") from exc
+    except sqlite3.Error as exc:  # a busy file is IndexBusy already
+        raise IndexFileError(f"cannot open {src} for a clean copy: {exc}") from exc
     try:
         new = connect(dest, create=True)
     except BaseException:

@@ -14,7 +14,7 @@ from typing import Any, TypeAlias
 
 from .errors import InputError
 from .storage.store import from_day
-from .temporal.calendar import iso_day, read_day
+from .temporal.calendar import iso_day, read_day, row_day
 from .text.safe import json_object, json_text
 
 
@@ -68,7 +68,7 @@ def _qa_row(raw: bytes) -> QA | None:
     question = row.get("question")
     if not isinstance(question, str) or not question.strip():
         raise InputError("no question (a non-empty text field 'question')")
-    return QA(_text(row, "id", "None"), question, _day(row, "question_date", "as_of"),
+    return QA(_text(row, "id", "None"), question, row_day(row, "question_date", "as_of"),
               _ids(row), _text(row, "category", ""), _periods(row), _text(row, "source", ""))
 
 
@@ -80,12 +80,6 @@ def _text(row: dict, key: str, default: str) -> str:
     if isinstance(value, bool) or not isinstance(value, (str, int, float)):
         raise InputError(f"{key} {json_text(value)} is not text")
     return str(value)
-
-
-def _day(row: dict, *keys: str) -> dt.date | None:
-    """The first of `keys` given, as a date (None when none is)."""
-    key = next((k for k in keys if row.get(k) not in (None, "")), None)
-    return read_day(row[key], key) if key else None
 
 
 def _ids(row: dict) -> tuple[str, ...]:

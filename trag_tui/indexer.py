@@ -24,6 +24,7 @@ from .documents import Document
 from .errors import IndexFileError, IngestError
 from .ingest import discover, failure_reason, read_file, size_refusal
 from .models.embedding import Embedder, usable
+from .regular import NotRegularFile, not_regular, open_regular
 from .settings import Settings
 from .storage.db import (
     io_failure,
@@ -116,12 +117,12 @@ def file_digest(path: Path, max_bytes: int | None = None) -> str:
     With `max_bytes`, a file that holds more (it grew since its size was checked) is refused
     as too large once that much is read, not hashed to its end."""
     h = hashlib.blake2b(digest_size=16)
-    # O_NONBLOCK: opening a FIFO that became one since stat() must not wait for a writer.
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    with os.fdopen(fd, "rb") as fh:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise IngestError(f"not a regular file ({kind_of(st.st_mode)})")
+    try:  # a FIFO that became one since stat() must not wait for a writer
+        fh = open_regular(path)
+    except NotRegularFile as exc:
+        raise IngestError(str(exc)) from None
+    with fh:
+        st = os.fstat(fh.fileno())
         refusal = None if max_bytes is None else size_refusal(st.st_size, max_bytes)
         if refusal:
             raise IngestError(refusal)
@@ -132,16 +133,6 @@ def file_digest(path: Path, max_bytes: int | None = None) -> str:
                 raise IngestError(size_refusal(seen, max_bytes) or "too large")
             h.update(block)
     return h.hexdigest()
-
-
-def kind_of(mode: int) -> str:
-    """What a file that is not a regular file is, in words."""
-    for test, name in ((stat.S_ISFIFO, "a named pipe"), (stat.S_ISCHR, "a character device"),
-                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"),
-                       (stat.S_ISDIR, "a folder")):
-        if test(mode):
-            return name
-    return "not a regular file"
 
 
 def file_key(path: Path, db_path: Path) -> str:
@@ -303,7 +294,7 @@ class Indexer:
             summary.files_failed.append((str(path), f"cannot read: {exc.strerror or exc}"))
             return
         if not stat.S_ISREG(st.st_mode):  # checked before hashing: a pipe or device never ends
-            summary.files_skipped.append((str(path), f"not a regular file ({kind_of(st.st_mode)})"))
+            summary.files_skipped.append((str(path), not_regular(st.st_mode)))
             return
         max_bytes = int(self.settings.max_file_mb * 2**20)
         too_large = size_refusal(st.st_size, max_bytes)

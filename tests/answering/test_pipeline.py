@@ -735,3 +735,21 @@ def test_an_answer_about_now_from_old_sources_says_how_old():
                                 "1 June 2024).\n")
     fresh = replace(res, query=replace(res.query, as_of=dt.date(2023, 12, 1)))
     assert "newest source" not in run(fresh, evidence_only=True)[-1].shown
+
+
+def test_the_streamed_answer_and_the_finished_one_are_laid_out_by_one_function():
+    """The CLI streams the quote, then the checked sentences as a paragraph beneath it; what it
+    prints adds up to Done.shown, which `beneath` lays out with the same `paragraph_beneath`."""
+    from trag_tui.answering.events import beneath, paragraph_beneath
+    from trag_tui.cli import _streamed
+
+    events = run(decay_result(), ScriptedGenerator(["Inflation fell to 2 per cent [1]."]))
+    printed, quoted = [], None
+    for event in events:
+        if isinstance(event, (Quoted, Token)):
+            text, quoted = _streamed(event, quoted)
+            printed.append(text)
+    done = events[-1]
+    lead = next(e for e in events if isinstance(e, Quoted)).shown
+    assert not done.extractive and "".join(printed) == done.shown
+    assert done.shown == beneath(lead, done.answer.strip()) == lead + paragraph_beneath(done.answer)

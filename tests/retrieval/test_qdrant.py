@@ -105,6 +105,30 @@ def test_push_copies_every_chunk_and_a_repush_sends_nothing(db, target):
     assert _count(target) == chunks
 
 
+@pytest.mark.parametrize("replace", [False, True], ids=["push", "push --replace"])
+def test_a_push_reads_each_file_of_a_sealed_folder_once_before_and_once_after(db, tmp_path, monkeypatch,
+                                                                             replace):
+    """The check before the client opens the folder is the one read before the push (the
+    first seal signs its digests again); the seal after it reads what the push wrote."""
+    from trag_tui.retrieval.backends import seal
+
+    folder = tmp_path / "qdrant"
+    idx = _open(db)
+    push(idx, parse_target(str(folder)))
+    reads: dict[str, int] = {}
+    digest = seal._digest
+
+    def counted(path):
+        reads[path.name] = reads.get(path.name, 0) + 1
+        return digest(path)
+
+    monkeypatch.setattr(seal, "_digest", counted)
+    push(idx, parse_target(str(folder)), replace=replace)
+    idx.close()
+    assert reads and set(reads.values()) == {2}, reads
+    seal.verify(folder)  # and the folder is sealed as it is
+
+
 def test_push_sends_only_what_changed_and_deletes_removed_documents(tmp_path):
     corpus = tmp_path / "docs"
     corpus.mkdir()

@@ -96,6 +96,44 @@ def test_the_periods_a_text_speaks_of(text, said, expected):
     assert spans(text, said) == [(d(a), d(b)) for a, b in expected]
 
 
+@pytest.mark.parametrize("text, said, expected", [
+    # "fall" and "spring" are verbs and nouns as often as seasons: a movement is no period
+    ("The OBR expects inflation to fall back over the next two years.", "2010-06-22", []),
+    ("The Committee expects inflation to fall back.", "2010-06-22", []),
+    ("Prices rose and then began to fall.", "2010-06-22", []),
+    ("The fall in unemployment was welcome.", "2010-06-22", []),
+    ("We remember the fall of the Berlin Wall.", "2010-06-22", []),
+    ("New firms could spring up in the regions.", "2010-06-22", []),
+    ("Growth may spring back.", "2010-06-22", []),
+    ("There was a spring in his step.", "2010-06-22", []),
+    # the season, where the words around make it one
+    ("Prices rose in the fall of 2009.", "2010-06-22", [("2009-09-01", "2009-11-30")]),
+    ("Prices rose last fall.", "2010-06-22", [("2009-09-01", "2009-11-30")]),
+    ("Prices rose in the fall, as expected.", "2010-06-22", [("2009-09-01", "2009-11-30")]),
+    ("Prices rose during the spring.", "2010-06-22", [("2010-03-01", "2010-05-31")]),
+    ("Demand was weak in late spring.", "2010-06-22", [("2010-03-01", "2010-05-31")]),
+    ("Demand was weak in summer and fall.", "2010-06-22",
+     [("2010-06-01", "2010-08-31"), ("2009-09-01", "2009-11-30")]),
+    # the other seasons are read as before
+    ("Demand was weak in the autumn.", "2010-06-22", [("2009-09-01", "2009-11-30")]),
+])
+def test_fall_and_spring_are_seasons_only_in_a_time_phrase(text, said, expected):
+    assert spans(text, said) == [(d(a), d(b)) for a, b in expected]
+
+
+@pytest.mark.parametrize("question, reading", [
+    ("What happened in the fall?", ("point_in_time", "2025-09-01", "2025-11-30")),
+    ("What happened during the spring?", ("point_in_time", "2025-03-01", "2025-05-31")),
+    ("What happened last fall?", ("point_in_time", "2024-09-01", "2024-11-30")),
+    ("What happened in the fall of 2022?", ("point_in_time", "2022-09-01", "2022-11-30")),
+    ("What was said about the fall of the Berlin Wall?", ("none", None, None)),
+    ("Why did new firms spring up?", ("none", None, None)),
+])
+def test_a_question_reads_fall_and_spring_the_same_way(question, reading):
+    got = parse(question, AS_OF)
+    assert (got.intent, got.start, got.end) == (reading[0], *(d(x) if x else None for x in reading[1:]))
+
+
 def _doc(shared_dir, corpus: str, doc_id: str) -> dict:
     with (shared_dir / "corpora" / corpus / "docs.jsonl").open(encoding="utf-8") as fh:
         for line in fh:

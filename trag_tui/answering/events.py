@@ -51,6 +51,22 @@ class Quoted:
         return "".join(note + "\n" for note in self.notes) + self.text
 
 
+def paragraph_beneath(text: str) -> str:
+    """Model text that opens a paragraph under what is shown above it (the quote): how the CLI
+    and the chat app stream the first checked sentence after the quote, and how `beneath`
+    lays out the finished answer, so the three read the same."""
+    return "\n\n" + text.lstrip()
+
+
+def beneath(lead: str, generated: str) -> str:
+    """The quoted answer (with its notes) and the model's checked sentences as a paragraph
+    under it: the finished answer as the shells show it (`Done.shown`)."""
+    lead = lead.rstrip("\n")
+    if lead and generated:
+        return lead + paragraph_beneath(generated)
+    return lead or generated
+
+
 @dataclass(frozen=True)
 class Token:
     """A piece of answer text, already cleaned of invalid citations.

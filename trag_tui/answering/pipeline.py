@@ -21,7 +21,7 @@ from ..models.generation import Generator, count_messages, load_generator
 from ..settings import Settings
 from ..text.labels import month_label, period_label
 from . import prompt
-from .events import Done, Event, Quoted, Retrieved, Token, Writing
+from .events import Done, Event, Quoted, Retrieved, Token, Writing, beneath
 from .gate import Gate, source_facts
 from .kind import answer_type, asked_period, gate_kind
 from .notes import notes
@@ -153,11 +153,6 @@ def answer(result: SearchResult, passages: Mapping[int, str], *,
 
 
 # -- the stages' helpers --------------------------------------------------------------------
-
-
-def beneath(lead: str, generated: str) -> str:
-    """The quoted answer with the model's checked sentences as a paragraph under it."""
-    return "\n\n".join(part for part in (lead.rstrip("\n"), generated) if part)
 
 
 def no_documents_message(result) -> str | None:

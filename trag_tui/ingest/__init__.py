@@ -25,7 +25,7 @@ from trag_tui.ingest.base import (
     ReadBudget,
     Reader,
     _os_reason,
-    _size,
+    size_refusal,
 )
 
 
@@ -222,14 +222,6 @@ def read_file(
     finally:
         budget.stop()
     return FileRead([_sound(d) for d in read.documents], read.notes, read.skipped)
-
-
-def size_refusal(size: int, max_bytes: int) -> str | None:
-    """Why a file of `size` bytes is not read, or None: checked on its stat, before any byte is
-    read or hashed (a sparse file of 24 GB takes no disk and no time to make)."""
-    if size > max_bytes:
-        return f"too large ({_size(size)} > {_size(max_bytes, whole=True)} limit)"
-    return None
 
 
 def failure_reason(e: BaseException) -> str:

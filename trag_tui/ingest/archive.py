@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from trag_tui.errors import IngestError
-from trag_tui.ingest.base import _size, check_time
+from trag_tui.ingest.base import _size, check_time, size_refusal
 
 _LOCAL_HEADER = struct.Struct("<4s2B4HL2L2H")  # the local file header before a member's data
 _LOCAL_MAGIC = b"PK\x03\x04"
@@ -29,8 +29,8 @@ def read_member(zf: zipfile.ZipFile, info: zipfile.ZipInfo, max_bytes: int) -> b
     """A member's bytes, never more than min(its declared size, max_bytes) of them inflated."""
     if info.flag_bits & 0x1:
         raise IngestError("cannot read: the member is encrypted")
-    if info.file_size > max_bytes:
-        raise IngestError(f"too large ({_size(info.file_size)} > {_size(max_bytes, whole=True)} limit)")
+    if too_large := size_refusal(info.file_size, max_bytes):
+        raise IngestError(too_large)
     inflater = _Inflater(info.compress_type)
     cap = info.file_size
     out = bytearray()

@@ -56,6 +56,15 @@ def _size(n: int, whole: bool = False) -> str:
     return f"{n} bytes"
 
 
+def size_refusal(size: int, max_bytes: int) -> str | None:
+    """Why a file (or a zip member) of `size` bytes is not read, or None: checked on its stat or
+    its declared size, before any byte is read, inflated or hashed (a sparse file of 24 GB takes
+    no disk and no time to make)."""
+    if size > max_bytes:
+        return f"too large ({_size(size)} > {_size(max_bytes, whole=True)} limit)"
+    return None
+
+
 class OutOfTime(BaseException):
     """A file's reading ran past its time budget. A BaseException, so that no reader's
     `except Exception` takes it for a fault of the file's content."""

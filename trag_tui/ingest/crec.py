@@ -25,7 +25,7 @@ from lxml import etree
 from trag_tui.documents import Document
 from trag_tui.errors import IngestError
 from trag_tui.ingest.archive import read_member
-from trag_tui.ingest.base import FileRead, _size, check_time, read_bytes
+from trag_tui.ingest.base import FileRead, _size, check_time, read_bytes, size_refusal
 
 _MODS_NS = "{http://www.loc.gov/mods/v3}"
 _GRANULE_NAME = re.compile(r"(?P<package>CREC-\d{4}-\d{2}-\d{2})-pt\d+-Pg[A-Z]+\d+[\w-]*", re.I)
@@ -484,8 +484,8 @@ def _read_zip(zf: zipfile.ZipFile, max_bytes: int) -> FileRead:
 def _member(zf: zipfile.ZipFile, info: zipfile.ZipInfo, max_bytes: int) -> bytes:
     """One member's bytes, refused before inflating when it is too large or a zip bomb, and
     while inflating when it holds more than its header says (archive.read_member)."""
-    if info.file_size > max_bytes:
-        raise IngestError(f"too large ({_size(info.file_size)} > {_size(max_bytes, whole=True)} limit)")
+    if too_large := size_refusal(info.file_size, max_bytes):
+        raise IngestError(too_large)
     if info.file_size > 2**20 and info.file_size > _BOMB_RATIO * max(1, info.compress_size):
         raise IngestError(f"expands {info.file_size // max(1, info.compress_size)} times "
                           "(a zip bomb?)")

@@ -24,11 +24,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import GenerationError, UnknownModel
+from ..regular import not_regular, open_regular
 from .gguf import (
     FILE_TYPES,
     expanded,
-    not_regular,
-    open_regular,
     quantization_from_name,
     read_header,
     why_unreadable,

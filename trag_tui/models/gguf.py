@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import os
 import re
-import stat
 import struct
 from collections.abc import Iterable
 from pathlib import Path
 from typing import BinaryIO
 
 from ..errors import GenerationError
+from ..regular import NotRegularFile, open_regular
 
 GGUF_MAGIC = b"GGUF"
 
@@ -53,45 +53,6 @@ MAX_KEY_BYTES = 65535
 MAX_KEYS = 1 << 16
 MAX_STRINGS = 1 << 20
 MAX_ARRAYS = 1 << 16
-
-
-def open_regular(path: Path | str) -> BinaryIO:
-    """`path` opened for reading, only if it is a regular file (else NotRegularFile, an OSError).
-
-    Opening a named pipe waits for a writer that never comes, and a device reads for ever: the
-    type is checked before opening, and again on the open descriptor, opened without blocking,
-    in case the path was swapped in between.
-    """
-    mode = os.stat(path).st_mode
-    if not stat.S_ISREG(mode):
-        raise NotRegularFile(mode)
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
-    try:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            raise NotRegularFile(mode)
-        return os.fdopen(fd, "rb")
-    except BaseException:
-        os.close(fd)
-        raise
-
-
-class NotRegularFile(OSError):
-    """A path that is a pipe, a device, a socket or a folder where a file was expected."""
-
-    def __init__(self, mode: int):
-        super().__init__(not_regular(mode))
-
-
-def not_regular(mode: int) -> str:
-    """Why a file of this mode is not read, in the words `index` uses for the same files
-    (indexer.kind_of, a layer above the models, which may not import it)."""
-    for test, kind in ((stat.S_ISFIFO, "a named pipe"), (stat.S_ISCHR, "a character device"),
-                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"),
-                       (stat.S_ISDIR, "a folder")):
-        if test(mode):
-            return f"not a regular file ({kind})"
-    return "not a regular file"
 
 
 def expanded(path: Path | str) -> Path:

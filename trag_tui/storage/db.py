@@ -99,29 +99,22 @@ def prepare(conn: sqlite3.Connection, readonly: bool = False) -> None:
     conn.execute("PRAGMA synchronous = NORMAL")
 
 
-def set_defensive(conn: sqlite3.Connection) -> bool:
-    """Switch on SQLite's defensive flag; whether it is on.
+def set_defensive(conn: sqlite3.Connection) -> None:
+    """Switch on SQLite's defensive flag where the driver allows it.
 
     Python 3.12's sqlite3 has `Connection.setconfig`; pysqlite3 (the driver used where
     installed, as it can load extensions) has none (0.5.4 checked), so its own library's
     `sqlite3_db_config` is called through ctypes with the connection's handle, which is the
     first field after the object header in pysqlite3's (and CPython's) connection struct.
     Only on Linux, where a variadic call with int arguments is an ordinary call; elsewhere the
-    flag stays off and `trusted_schema = OFF` with the schema check is what protects.
+    flag stays off and `trusted_schema = OFF` with the schema check is what protects, so no
+    caller needs to know which happened.
     """
     setconfig = getattr(conn, "setconfig", None)
     if setconfig is not None:
         setconfig(SQLITE_DBCONFIG_DEFENSIVE, True)
-        return is_defensive(conn)
-    return _db_config(conn, SQLITE_DBCONFIG_DEFENSIVE, 1) == 1
-
-
-def is_defensive(conn: sqlite3.Connection) -> bool:
-    """Whether the connection has SQLite's defensive flag on."""
-    getconfig = getattr(conn, "getconfig", None)
-    if getconfig is not None:
-        return bool(getconfig(SQLITE_DBCONFIG_DEFENSIVE))
-    return _db_config(conn, SQLITE_DBCONFIG_DEFENSIVE, -1) == 1
+        return
+    _db_config(conn, SQLITE_DBCONFIG_DEFENSIVE, 1)
 
 
 def _db_config(conn: sqlite3.Connection, op: int, value: int) -> int | None:

@@ -15,6 +15,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from ..errors import IndexFileError
+from ..regular import NotRegularFile, open_regular
 from . import db, schema
 from .db import (
     APPLICATION_ID,
@@ -115,13 +116,12 @@ SIDECARS = ("-wal", "-journal", "-shm")
 def read_header(path: Path) -> bytes:
     """The first 16 bytes of a regular file; anything else (a FIFO, a device) is refused
     without waiting on it (O_NONBLOCK, and the type checked on the open descriptor)."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise IndexFileError(f"{path} is not a regular file (not a trag-tui index)")
-        return os.pread(fd, 16, 0)
-    finally:
-        os.close(fd)
+        fh = open_regular(path)
+    except NotRegularFile:
+        raise IndexFileError(f"{path} is not a regular file (not a trag-tui index)") from None
+    with fh:
+        return fh.read(16)
 
 
 def check_sidecars(path: Path) -> None:
@@ -155,6 +155,18 @@ def _ro_connect(uri: str) -> sqlite3.Connection:
 
 
 def open_readonly(path: Path) -> sqlite3.Connection:
+    """A connection that shows exactly the file's committed state and never writes it; a file
+    another process holds longer than BUSY_TIMEOUT_MS is IndexBusy, said here once for every
+    caller. How it is opened: `_open_readonly`."""
+    try:
+        return _open_readonly(path)
+    except sqlite3.Error as exc:
+        if is_busy(exc):
+            raise busy(path) from exc
+        raise
+
+
+def _open_readonly(path: Path) -> sqlite3.Connection:
     """A connection that shows exactly the file's committed state and never writes it.
 
     `mode=ro` where SQLite can use the WAL's shared-memory file (the folder can be written, or

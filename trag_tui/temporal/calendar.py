@@ -119,6 +119,13 @@ def read_day(value: object, what: str = "date") -> dt.date:
     raise InputError(f"{what} {json_text(value)} is not {DAY_FORM}")
 
 
+def row_day(row: dict, *keys: str) -> dt.date | None:
+    """The first of `keys` a row (a batch or eval line) gives, read as a day by `read_day`;
+    None when it gives none of them."""
+    key = next((k for k in keys if row.get(k) not in (None, "")), None)
+    return read_day(row[key], key) if key else None
+
+
 def iso_day(value: object) -> dt.date | None:
     """The day of a stored date ("2025-11-19", "2025-11-19T10:00", a date), or None when there
     is none or it is not one: how dates kept in the index are read back everywhere."""

@@ -150,6 +150,24 @@ PART_OF = _table({
 })
 # English month names that are also common words: read bare only when capitalised.
 AMBIGUOUS_MONTHS = frozenset({"may", "march", "mar", "jun", "dec", "aug", "sept", "sep"})
+# English season names that are also everyday verbs and nouns ("inflation to fall back", "the
+# fall in prices", "the fall of the Berlin Wall", "firms spring up", "a spring"): without a year
+# or "last/this/next" they name the season only in a time phrase ("in the fall", "during the
+# spring", "by early spring"), and not when a word that makes them a movement follows ("the
+# fall in output", "the fall of the Wall").
+AMBIGUOUS_SEASONS = frozenset({"fall", "spring"})
+# The words just before a bare AMBIGUOUS_SEASONS word (an article between is skipped) that put it
+# in a time phrase; "to" and "and" are left out ("to fall", "rise and fall") unless another
+# season name stands before them ("summer and fall", "from winter to spring").
+SEASON_TIME_WORDS = frozenset(
+    "in during by until till through throughout over since before after into between from "
+    "early mid late".split())
+# A word after a bare AMBIGUOUS_SEASONS word that makes it a movement or a thing: "the fall in
+# prices", "the fall of the Wall" (a year after "of" was read by the season-year rule first),
+# "fall back", "spring up".
+SEASON_NOT_BEFORE = frozenset(
+    "of in to from by back below under across among against on at for with up off out into "
+    "away down".split())
 # Words before a bare month, weekday or season that make it a date ("in March", "depuis mars").
 DATE_PREPS = frozenset(
     "in on during since before after until till by from of last this past early mid late "

@@ -28,6 +28,7 @@ from .calendar import (
 from .dateparse import dateparser_read
 from .lexicon import (
     AMBIGUOUS_MONTHS,
+    AMBIGUOUS_SEASONS,
     DATE_PREPS,
     DECADE_WORDS,
     END,
@@ -42,6 +43,8 @@ from .lexicon import (
     PLURAL_UNITS,
     SEASON_AFTER,
     SEASON_BEFORE,
+    SEASON_NOT_BEFORE,
+    SEASON_TIME_WORDS,
     SEASONS,
     START,
     THE,
@@ -309,6 +312,8 @@ def _season(m, as_of):
         return _this_season(rebase, as_of)
     if not rel and (preceding_word(m) not in DATE_PREPS or _names_a_thing(m)):
         return None
+    if not rel and m["s"].lower() in AMBIGUOUS_SEASONS and not _in_time_phrase(m):
+        return None
     return _yearless(rebase, as_of, 0.8)
 
 
@@ -325,6 +330,25 @@ def _this_season(rebase: Callable[[int], Span], as_of: dt.date) -> Found:
         if span[1] < as_of and mid(ahead) - as_of < as_of - mid(span):
             span = ahead
     return _after(as_of, 0.7) if span[0] > as_of else _named(span, rebase, 0.8)
+
+
+def _in_time_phrase(m) -> bool:
+    """Whether a bare "fall" or "spring" names the season: it stands in a time phrase ("in the
+    fall", "during the spring", "by late spring", "summer and fall") and no word follows that
+    makes it a movement or a thing ("the fall in prices", "the fall of the Wall", "to fall back",
+    "spring up")."""
+    after = re.match(r"\s*([^\W\d_]+)", m.string[m.end():])
+    if after and after.group(1).lower() in SEASON_NOT_BEFORE:
+        return False
+    words = [w.lower().replace("’", "'").strip(".-'") for w in
+             re.findall(r"[\w'’.-]+", m.string[max(0, m.start() - 40): m.start()])][-3:]
+    if words and words[-1] in ("the", "this"):
+        words.pop()  # "in the fall"
+    if not words:
+        return False
+    if words[-1] in SEASON_TIME_WORDS:
+        return True
+    return words[-1] in ("and", "or", "to") and len(words) > 1 and words[-2] in SEASONS
 
 
 def _names_a_thing(m) -> bool:

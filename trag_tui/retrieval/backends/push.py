@@ -161,14 +161,16 @@ def push(index, target: Target, *, client=None, shard_by: str = "auto", sharded:
         raise QdrantError(f"{index.path} holds no vectors yet: index some documents first")
     own = client is None
     folder = target.path if own and target.local else None
-    if folder is not None and replace:
-        _clear_if_unverified(folder)
-    client = client if client is not None else target.connect()
+    checked = _clear_if_unverified(folder) if folder is not None and replace else None
+    if client is None:
+        # the folder's files are read once before the push: the check before the client opens
+        # it, whose digests the first seal signs again (the second reads what the push wrote)
+        client, checked = target.connect_checked(checked=checked)
     sharded = (not target.local) if sharded is None else sharded
     started = time.perf_counter()
     try:
         if folder is not None:
-            seal.seal(folder, writing=True)
+            seal.seal(folder, writing=True, checked=checked)
         report = _push(index, conn, target, client, models, embedder, replace, shard_by, sharded, batch,
                        progress)
     finally:
@@ -180,15 +182,17 @@ def push(index, target: Target, *, client=None, shard_by: str = "auto", sharded:
     return report
 
 
-def _clear_if_unverified(folder) -> None:
+def _clear_if_unverified(folder) -> seal.Checked | None:
     """For `--replace`: a folder that cannot be verified (a push killed half-way, a folder from
-    elsewhere) is emptied of the client's files without reading them."""
+    elsewhere) is emptied of the client's files without reading them; what the check read of
+    one that can (None when there was nothing to read or it was emptied)."""
     if not folder.is_dir():
-        return
+        return None
     try:
-        seal.verify(folder)
+        return seal.verify(folder)
     except QdrantError:
         seal.clear(folder)
+        return None
 
 
 def _holds_this_index(conn, meta: dict, state: dict) -> bool:

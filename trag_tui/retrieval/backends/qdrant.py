@@ -85,19 +85,25 @@ class Target:
         """A client for the target; the API key comes from QDRANT_API_KEY. A local folder is
         made only when `create` (a push), so a mistyped --backend is refused, not filled, and
         an existing one is opened only if its seal holds (see `seal`): its points are pickles."""
+        return self.connect_checked(create)[0]
+
+    def connect_checked(self, create: bool = True, checked: seal.Checked | None = None):
+        """`connect`, with what the seal's check read of a local folder (None for a server,
+        memory, or a folder with nothing in it), so a push signs it without reading it again.
+        `checked`: the caller verified the folder just now and read this."""
         qdrant_client, _ = client_module()
         if self.url is not None:
             return qdrant_client.QdrantClient(url=self.url, api_key=os.environ.get("QDRANT_API_KEY") or None,
-                                              timeout=60)
+                                              timeout=60), None
         if self.path is None:
-            return qdrant_client.QdrantClient(":memory:")
+            return qdrant_client.QdrantClient(":memory:"), None
         if not create and not self.path.is_dir():
             raise QdrantError(f"no Qdrant collection at {self.path}: `trag-tui push --to {self.path}` first")
-        if self.path.is_dir():
-            seal.verify(self.path)  # before the client unpickles anything
+        if checked is None and self.path.is_dir():
+            checked = seal.verify(self.path)  # before the client unpickles anything
         self.path.mkdir(parents=True, exist_ok=True)
         try:
-            return qdrant_client.QdrantClient(path=str(self.path))
+            return qdrant_client.QdrantClient(path=str(self.path)), checked
         except RuntimeError as exc:  # another process holds the folder
             raise QdrantError(f"{self.path}: {exc}") from None
 

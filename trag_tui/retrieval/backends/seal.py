@@ -17,10 +17,11 @@ import json
 import os
 import secrets
 import shutil
-import stat
+from dataclasses import dataclass
 from pathlib import Path
 
 from ...errors import QdrantError
+from ...regular import NotRegularFile, open_regular
 from ...settings import user_dir
 
 MARKER = "trag-tui.seal"
@@ -49,17 +50,20 @@ def _key_path() -> Path:
 
 def _read_key(path: Path) -> bytes | None:
     """The key, or None when there is none; refused when it is not a private regular file."""
+    private = QdrantError(f"{path}: the key that seals local Qdrant folders must be a file only its owner "
+                          "can read; remove it and push the folders again")
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        f = open_regular(path, follow=False)
     except FileNotFoundError:
         return None
+    except NotRegularFile:
+        raise private from None
     except OSError as exc:
         raise QdrantError(f"{path}: the key that seals local Qdrant folders cannot be read ({exc.strerror})") from None
-    with os.fdopen(fd, "rb") as f:
+    with f:
         info = os.fstat(f.fileno())
-        if not stat.S_ISREG(info.st_mode) or info.st_mode & 0o077 or info.st_uid != os.geteuid():
-            raise QdrantError(f"{path}: the key that seals local Qdrant folders must be a file only its owner "
-                              "can read; remove it and push the folders again")
+        if info.st_mode & 0o077 or info.st_uid != os.geteuid():
+            raise private
         key = f.read(64)
     if len(key) != 32:
         raise QdrantError(f"{path}: the key that seals local Qdrant folders is damaged; remove it and push "
@@ -93,21 +97,45 @@ def _key(create: bool) -> bytes | None:
 
 
 def _digest(path: Path) -> str:
-    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    with os.fdopen(fd, "rb") as f:
-        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
-            raise OSError(f"{path.name} is not a regular file")
+    try:
+        f = open_regular(path, follow=False)
+    except NotRegularFile:
+        raise OSError(f"{path.name} is not a regular file") from None
+    with f:
         h = hashlib.sha256()
         while block := f.read(_READ):
             h.update(block)
     return h.hexdigest()
 
 
+@dataclass(frozen=True)
+class Checked:
+    """What `verify` read of a folder: each file's SHA-256, and each one's size, change time
+    and inode as it was then, so a push can sign the same files without hashing them again."""
+
+    files: dict[str, str]
+    stamp: dict[str, tuple[int, int, int]]
+
+
 def contents(folder: Path) -> dict[str, str]:
     """Every file the client may read, by path inside the folder, with its SHA-256. Anything
     but folders and regular files (a link, a pipe, a device), or a tree too deep or too big,
     is refused: the client would follow or block on it."""
-    out: dict[str, str] = {}
+    return {rel: _digest(path) for rel, path in _files(folder).items()}
+
+
+def _stamp(folder: Path) -> dict[str, tuple[int, int, int]]:
+    """Each file's size, change time (ns) and inode: what a write to it would change."""
+    out = {}
+    for rel, path in _files(folder).items():
+        info = os.stat(path, follow_symlinks=False)
+        out[rel] = (info.st_size, info.st_mtime_ns, info.st_ino)
+    return out
+
+
+def _files(folder: Path) -> dict[str, Path]:
+    """Every file the client may read, by path inside the folder, walked as `contents` says."""
+    out: dict[str, Path] = {}
     todo: list[tuple[Path, int]] = [(folder, 0)]
     while todo:
         here, depth = todo.pop()
@@ -126,7 +154,7 @@ def contents(folder: Path) -> dict[str, str]:
                     continue
                 if len(out) >= MAX_FILES:
                     raise _refuse(folder, f"more than {MAX_FILES} files")
-                out[rel] = _digest(path)
+                out[rel] = path
     return out
 
 
@@ -134,12 +162,18 @@ def _mac(key: bytes, body: dict) -> str:
     return hmac.new(key, json.dumps(body, sort_keys=True).encode(), hashlib.sha256).hexdigest()
 
 
-def seal(folder: Path, writing: bool = False) -> None:
+def seal(folder: Path, writing: bool = False, checked: Checked | None = None) -> None:
     """Sign the folder as it is now. `writing` marks a push under way: if it never finishes,
-    the next open says so instead of blaming someone else."""
+    the next open says so instead of blaming someone else. `checked`, what `verify` read of
+    it just before: its digests are signed again without reading the files, where every file
+    is as it was then (same names, sizes, change times and inodes); else all are read."""
     key = _key(create=True)
     assert key is not None
-    body = {"format": _FORMAT, "files": contents(folder), "writing": writing}
+    if checked is not None and _stamp(folder) == checked.stamp:
+        files = checked.files
+    else:
+        files = contents(folder)
+    body = {"format": _FORMAT, "files": files, "writing": writing}
     tmp = folder / f"{MARKER}.tmp"
     tmp.unlink(missing_ok=True)
     with open(tmp, "x", encoding="utf-8") as f:
@@ -155,14 +189,14 @@ def is_empty(folder: Path) -> bool:
 
 def _marker(folder: Path) -> dict | None:
     try:
-        fd = os.open(folder / MARKER, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        f = open_regular(folder / MARKER, follow=False)
     except FileNotFoundError:
         return None
+    except NotRegularFile:
+        raise _refuse(folder, "its seal is not a regular file") from None
     except OSError:
         raise _refuse(folder, "its seal cannot be read") from None
-    with os.fdopen(fd, "rb") as f:
-        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
-            raise _refuse(folder, "its seal is not a regular file")
+    with f:
         raw = f.read(8 << 20)
     try:
         found = json.loads(raw)
@@ -171,12 +205,13 @@ def _marker(folder: Path) -> dict | None:
     return found if isinstance(found, dict) else {}
 
 
-def verify(folder: Path) -> None:
+def verify(folder: Path) -> Checked | None:
     """Refuse, before anything in it is unpickled, a folder this program did not write as it
-    is now. An empty folder holds nothing to run and passes (a push fills it)."""
+    is now; what was read of it, for `seal`. An empty folder holds nothing to run and passes
+    (a push fills it): None."""
     try:
         if is_empty(folder):
-            return
+            return None
         found = _marker(folder)
         if found is None:
             raise _refuse(folder, "this program did not write it (it has no seal)")
@@ -184,8 +219,9 @@ def verify(folder: Path) -> None:
         body = {k: found.get(k) for k in ("format", "files", "writing")}
         if key is None or not hmac.compare_digest(str(found.get("mac", "")), _mac(key, body)):
             raise _refuse(folder, "this program did not write it (its seal is not this user's)")
+        stamp = _stamp(folder)  # before the reading: a file written during it is read again
         if contents(folder) == body["files"]:
-            return
+            return Checked(body["files"], stamp)
     except OSError as exc:
         raise _refuse(folder, f"it cannot be checked ({exc.strerror or exc})") from None
     if body["writing"]:
@@ -210,4 +246,4 @@ def clear(folder: Path) -> None:
             path.unlink()
 
 
-__all__ = ["MARKER", "clear", "contents", "is_empty", "seal", "verify"]
+__all__ = ["MARKER", "Checked", "clear", "contents", "is_empty", "seal", "verify"]

@@ -326,6 +326,8 @@ class ChatScreen(Screen):
             running.tokens = message.pieces
 
     async def on_answer_token(self, message: AnswerToken) -> None:
+        from ...answering.events import paragraph_beneath
+
         running = self._writing(message.turn)
         if running is None:
             return
@@ -333,7 +335,7 @@ class ChatScreen(Screen):
         if running.quoted:  # else a note that opens the answer, before the quote
             if not running.generated or starts_block(text):
                 # the model's sentences: a paragraph under the quote, and one a period or group
-                text = "\n\n" + text.lstrip()
+                text = paragraph_beneath(text)
             running.generated = True
         await running.answer.write(text)
 
