@@ -28,13 +28,13 @@ RANGES: dict[str, tuple[float, float]] = {
     "alpha": (0, 1), "lam": (0, 1e6), "tau": (0, 1e6), "gamma": (0, 1e6),
     "evolution_pool": (1, 100_000), "evolution_floor": (0, 1), "max_tokens": (1, 131_071),
     "n_ctx": (256, 131_072), "temperature": (0, 10), "threads": (0, 1024),
-    "read_seconds": (0, 86_400),
+    "read_seconds": (0, 86_400), "judge_seconds": (0.001, 86_400),
 }
 #: The words each word-valued setting may be.
 CHOICES: dict[str, tuple[str, ...]] = {
     "device": ("cpu", "cuda", "auto"), "fusion": ("rrf", "sum"),
     "decay": ("rational", "exp", "rank"), "scope": ("auto", "none"),
-    "time": ("auto", "said", "about"),
+    "time": ("auto", "said", "about"), "hot": ("on", "off"),
 }
 
 
@@ -93,6 +93,13 @@ class Settings:
     n_ctx: int = 4096
     temperature: float = 0.0
     threads: int = 0  # 0: as many as the machine has cores
+    # The relevance judge: None (off) or a generator the registry knows, asked yes or no of each
+    # source before the answer is built, within `judge_seconds` per question.
+    judge: str | None = None
+    judge_seconds: float = 20.0
+    # A question about the present: the latest publication interval's sources on the subject
+    # lead the quote and the prompt (on | off).
+    hot: str = "on"
 
     def __post_init__(self) -> None:
         # The checks that span two settings: a chunk must move on by at least a word, and the
