@@ -37,8 +37,14 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from bench.answer_quality import QUESTIONS, holds, load_questions, token_f1, uncited  # noqa: E402
-from bench.answer_quality import sources_text  # noqa: E402
+from bench.answer_quality import (  # noqa: E402
+    QUESTIONS,
+    holds,
+    load_questions,
+    sources_text,
+    token_f1,
+    uncited,
+)
 from trag_tui.answering.events import Done  # noqa: E402
 from trag_tui.answering.hot import is_current  # noqa: E402
 from trag_tui.answering.pipeline import answer  # noqa: E402
@@ -49,6 +55,26 @@ from trag_tui.settings import Settings  # noqa: E402
 from trag_tui.storage.index import open_index  # noqa: E402
 
 VARIANTS = ("before", "hot", "judged")
+
+
+class Remembered:
+    """The index's embedder, remembering this question's sentences: the three answers of one
+    question rank the same sentences, so each is encoded once (the vectors are the same)."""
+
+    def __init__(self, embedder):
+        self.embedder = embedder
+        self.seen: dict[str, object] = {}
+
+    def encode(self, texts):
+        import numpy as np
+
+        new = [t for t in dict.fromkeys(texts) if t not in self.seen]
+        if new:
+            self.seen.update(zip(new, self.embedder.encode(new)))
+        return np.stack([self.seen[t] for t in texts]) if texts else self.embedder.encode(texts)
+
+    def __getattr__(self, name):
+        return getattr(self.embedder, name)
 
 
 def all_questions(name: str) -> list[dict]:
@@ -140,7 +166,7 @@ def run_set(name: str, db: Path, args, records) -> dict:
     settings = Settings.load(db=db, threads=args.threads, judge_seconds=args.budget)
     idx = open_index(db, settings)
     retriever = Retriever(idx, settings)
-    embedder = idx.embedder
+    embedder = Remembered(idx.embedder)
     judge = load_generator(dataclasses.replace(settings, model=args.judge)) if args.judge else None
     off = dataclasses.replace(settings, hot="off")
     on = dataclasses.replace(settings, hot="on")
@@ -163,7 +189,7 @@ def run_set(name: str, db: Path, args, records) -> dict:
     qs = qs[part - 1::parts]
     rows = []
     for i, q in enumerate(qs, 1):
-        if args.until and dt.datetime.now(dt.timezone.utc).strftime("%H:%M") >= args.until:
+        if args.until and dt.datetime.now(dt.UTC).strftime("%H:%M") >= args.until:
             print(f"\nstopped at {args.until} UTC after {i - 1} of {len(qs)} questions",
                   file=sys.stderr)
             break
@@ -178,6 +204,7 @@ def run_set(name: str, db: Path, args, records) -> dict:
             cache[key], fresh = (result, quotes), True
         passages = {c: t for c, (t, _) in quotes.items()}
         roles = {c: r for c, (_, r) in quotes.items()}
+        embedder.seen.clear()
         row = {"set": name, "id": q["id"], "gold": q["gold"], "mode": result.mode,
                "current": is_current(result)}
         if result.hits:

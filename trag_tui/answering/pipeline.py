@@ -24,8 +24,8 @@ from . import prompt
 from .events import Done, Event, Quoted, Retrieved, Token, Writing
 from .gate import Gate, source_facts
 from .hot import hot_note, lead, window
-from .judge import judge_note, kept_sources
 from .judge import judge as run_judge
+from .judge import judge_note, kept_sources
 from .kind import answer_type, asked_period, gate_kind
 from .notes import notes
 from .quote import choose, unmentioned_note

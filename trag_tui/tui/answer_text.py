@@ -115,7 +115,8 @@ def _stored_explain(done: dict) -> list[str]:
                      + (", ".join(f"[{n}]" for n in hot.get("leading") or []) or "none"))
     for v in done.get("judge") or []:
         if isinstance(v, dict):
-            state = {True: "kept", False: "dropped"}.get(v.get("keep"), "kept, not judged")
+            keep = v.get("keep")
+            state = "kept" if keep is True else "dropped" if keep is False else "kept, not judged"
             lines.append(f"Relevance judge {state}: [{v.get('number')}] {v.get('date') or 'undated'}"
                          f" | {v.get('title') or v.get('doc_id')} — said {v.get('said')!r}")
     return lines
