@@ -252,12 +252,15 @@ def summarise(rows: list[dict], budget: float | None) -> dict:
         out["judge"] = judge_figures(rows, budget)
         out["judge"]["answers_changed"] = sum(
             1 for r in rows if "judged" in r and r["judged"]["answer"] != r["hot"]["answer"])
-        base = [r["hot"]["seconds"] for r in rows if "hot" in r]
-        with_judge = [r["judged"]["seconds"] for r in rows if "judged" in r]
-        if base and with_judge:
-            # the ratio carries over from this shared, noisy machine; the seconds do not
-            out["judge"]["answer_time_ratio_to_without"] = round(
-                statistics.median(with_judge) / max(statistics.median(base), 1e-9), 1)
+        # The first answer of a question encodes its sentences (the others reuse them): the
+        # judge's seconds against that answer's, a ratio that carries over from this shared,
+        # noisy machine where the seconds do not.
+        first = next(v for v in VARIANTS if v in variants)
+        base = [r[first]["seconds"] for r in rows if first in r and "judge_seconds" in r]
+        spent = [r["judge_seconds"] for r in rows if first in r and "judge_seconds" in r]
+        if base and spent:
+            out["judge"]["judge_time_ratio_to_the_answer_without_it"] = round(
+                statistics.median(spent) / max(statistics.median(base), 1e-9), 2)
     return out
 
 

@@ -401,7 +401,8 @@ def search(ctx, question, as_of, k, mode, decay, alpha, lam, tau, fusion, scope,
 @click.option("--judge-seconds", type=click.FloatRange(min=0.001, max=86_400),
               help="The relevance judge's time budget per question (default 20).")
 @click.option("--hot", type=click.Choice(["on", "off"]),
-              help="A question about the present: the latest sources on it lead the answer.")
+              help="A question about the present: the latest sources on it lead the answer "
+                   "(default off).")
 @click.option("--explain", is_flag=True,
               help="Also show the hot window and the relevance judge's kept and dropped sources.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object: the answer, its claims, what was dropped, the sources.")

@@ -86,7 +86,8 @@ def explain_lines(done: Done) -> list[str]:
                      f"interval, {hot.interval:g} days); leading: "
                      + (", ".join(f"[{n}]" for n in hot.leading) or "none about the question"))
     elif done.mode and not done.no_documents:
-        lines.append("Hot window: none (not a question about the present, or too few dated sources)")
+        lines.append("Hot window: none (turned off, not a question about the present, or too few "
+                     "dated sources)")
     if done.judged:
         kept = [v for v in done.judged if v.kept]
         lines.append(f"Relevance judge: kept {len(kept)} of {len(done.judged)} "

@@ -98,8 +98,9 @@ class Settings:
     judge: str | None = None
     judge_seconds: float = 20.0
     # A question about the present: the latest publication interval's sources on the subject
-    # lead the quote and the prompt (on | off).
-    hot: str = "on"
+    # lead the quote and the prompt (on | off). Off: measured, it changed no answer's accuracy
+    # (bench/judge.py; docs/measurements.md).
+    hot: str = "off"
 
     def __post_init__(self) -> None:
         # The checks that span two settings: a chunk must move on by at least a word, and the

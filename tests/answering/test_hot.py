@@ -76,7 +76,8 @@ def test_the_leading_sources_sentences_come_first_in_their_order():
 
 def test_the_latest_report_is_quoted_and_the_date_line_says_so():
     res = _current(_hits())
-    events = list(answer(res, passages_for(res.hits), evidence_only=True))
+    events = list(answer(res, passages_for(res.hits), evidence_only=True,
+                         settings=Settings(hot="on")))
     done = events[-1]
     assert done.answer.startswith("Jane Smith [1] (21 May 2024): “Shoppers now buy more mangoes")
     quoted = next(e for e in events if isinstance(e, Quoted))
