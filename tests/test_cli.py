@@ -178,3 +178,34 @@ def test_ask_prints_the_quote_first_and_the_checked_sentences_beneath(tmp_path, 
     assert "No generated sentence" not in r.stdout
     one = json.loads(j.stdout)
     assert one["answer"] == generated and "shown" not in one and not one["extractive"]
+
+
+def test_ask_explain_lists_the_judges_dropped_sources(tmp_path, monkeypatch):
+    from importlib.metadata import EntryPoint
+
+    from trag_tui.models import registry as plugins
+
+    monkeypatch.setenv("TRAG_TUI_EMBEDDER", "hash")
+    echo = EntryPoint("echo", "tests.fakes:register_echo", plugins.GENERATORS)
+    monkeypatch.setattr(plugins, "entry_points",
+                        lambda group: [echo] if group == plugins.GENERATORS else [])
+    plugins.generators.cache_clear()
+    (tmp_path / "docs").mkdir()
+    for day, text in (("2019-05-01", "The inflation rate was 9 per cent in the spring of 2019."),
+                      ("2019-06-01", "Inflation stayed at 9 per cent in June 2019.")):
+        (tmp_path / "docs" / f"{day}.md").write_text(
+            f"---\ndate: {day}\ntitle: Report {day}\n---\n{text}", encoding="utf-8")
+    db = str(tmp_path / "t.db")
+    assert CliRunner().invoke(cli, ["-d", db, "index", str(tmp_path / "docs")]).exit_code == 0
+    args = ["-d", db, "ask", "What was the inflation rate in 2019?", "--as-of", "2024-01-01",
+            "--evidence-only", "--judge", "echo:No.", "--explain"]
+    try:
+        r = CliRunner().invoke(cli, args)
+        j = CliRunner().invoke(cli, [*args, "--json"])
+    finally:
+        plugins.generators.cache_clear()
+    assert r.exit_code == 0, r.output
+    assert "The relevance judge kept none of the sources" in r.stdout
+    assert "Relevance judge: kept 0 of 2" in r.stdout
+    assert r.stdout.count("dropped: [") == 2 and "said 'No.'" in r.stdout
+    assert [v["keep"] for v in json.loads(j.stdout)["judge"]] == [False, False]

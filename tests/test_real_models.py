@@ -179,3 +179,20 @@ def test_a_question_set_in_a_scene_is_answered_by_what_it_asks(sample_db, monkey
     done = list(ask(sample_db, q, as_of=AS_OF, evidence_only=True))[-1]
     assert done.answer.startswith("Priti Patel [")
     assert "may be relocated to Rwanda" in done.answer.split("\n")[0]
+
+
+def test_the_bundled_model_as_relevance_judge_answers_yes_or_no_within_its_budget(sample_db):
+    from trag_tui.answering.judge import judge
+    from trag_tui.answering.sources import fetch_quotes, numbered
+    from trag_tui.models.generation import load_generator
+
+    result = search(sample_db, "Who is the Prime Minister?", as_of=AS_OF, k=3,
+                    settings=sample_db.settings)
+    quotes = fetch_quotes(sample_db.conn, result.hits)
+    sources = numbered(result, {c: t for c, (t, _) in quotes.items()})
+    verdicts = judge(load_generator(sample_db.settings), "Who is the Prime Minister?", sources,
+                     budget=120)
+    assert [v.number for v in verdicts] == [s.number for s in sources]
+    # each reply is read as a yes or a no: the prompt gets one word out of a 135M model
+    assert all(v.keep is not None for v in verdicts), [v.said for v in verdicts]
+    assert all(v.seconds > 0 for v in verdicts)

@@ -404,19 +404,30 @@ def search(ctx, question, as_of, k, mode, decay, alpha, lam, tau, fusion, scope,
                    "date only (said), or also by the periods documents speak of (about).")
 @click.option("--batch", type=params.BATCH,
               help="JSONL with id, question, question_date per line; one JSON answer per line.")
+@click.option("--judge", help="Check each source with this model (a name the model registry knows, "
+                               "e.g. llama for the bundled one) before answering; off by default.")
+@click.option("--judge-seconds", type=click.FloatRange(min=0.001, max=86_400),
+              help="The relevance judge's time budget per question (default 20).")
+@click.option("--hot", type=click.Choice(["on", "off"]),
+              help="A question about the present: the latest sources on it lead the answer "
+                   "(default off).")
+@click.option("--explain", is_flag=True,
+              help="Also show the hot window and the relevance judge's kept and dropped sources.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object: the answer, its claims, what was dropped, the sources.")
 @click.pass_context
-def ask(ctx, question, as_of, model, k, mode, max_tokens, evidence_only, scope, time_, batch, as_json):
+def ask(ctx, question, as_of, model, k, mode, max_tokens, evidence_only, scope, time_, judge,
+        judge_seconds, hot, explain, batch, as_json):
     """Answer a question from the index, streamed, every sentence checked against its dated source."""
     import threading
 
     from .answering.events import Done, Quoted, Retrieved, Token
     from .answering.pipeline import ask as run_ask
     from .answering.pipeline import sigint_cancels
-    from .render import render_answer
+    from .render import render_answer, render_answer_explain
     from .retrieval.modes import Retriever
 
-    settings = _settings(ctx, model=model, k=k, max_tokens=max_tokens, scope=scope, time=time_)
+    settings = _settings(ctx, model=model, k=k, max_tokens=max_tokens, scope=scope, time=time_,
+                         judge=judge, judge_seconds=judge_seconds, hot=hot)
     if batch is None and not question:
         raise click.UsageError("give a QUESTION or --batch FILE")
     idx = _open(settings)
@@ -468,6 +479,8 @@ def ask(ctx, question, as_of, model, k, mode, max_tokens, evidence_only, scope, 
         _echo_json(done.to_dict(), indent=2)
         return
     rest = render_answer(done, with_answer=False)
+    if explain:
+        rest += "\n" + render_answer_explain(done)
     printed = done.answer or done.no_documents or quoted is not None
     _echo("\n\n" + rest if printed else rest, nl=False)
 

@@ -79,6 +79,34 @@ def dropped_note(n: int) -> str:
             "back: not stated by the sources, or not an answer to the question")
 
 
+def explain_lines(done: Done) -> list[str]:
+    """The hot window and the relevance judge's verdicts, one a line, for the explain views."""
+    lines: list[str] = []
+    hot = done.hot
+    if hot is not None:
+        lines.append(f"Hot window: {hot.start.isoformat()} to {hot.end.isoformat()} (one publication "
+                     f"interval, {hot.interval:g} days); leading: "
+                     + (", ".join(f"[{n}]" for n in hot.leading) or "none about the question"))
+    elif done.mode and not done.no_documents:
+        lines.append("Hot window: none (turned off, not a question about the present, or too few "
+                     "dated sources)")
+    if done.judged:
+        kept = [v for v in done.judged if v.kept]
+        lines.append(f"Relevance judge: kept {len(kept)} of {len(done.judged)} "
+                     "(numbers as retrieved)")
+        for v in done.judged:
+            state = "kept" if v.keep else "dropped" if v.keep is False else "kept, not judged"
+            lines.append(f"  {state}: [{v.number}] {safe_line(v.date or 'undated')} | "
+                         f"{safe_line(v.title or v.doc_id)} — said {safe_line(v.said)!r}")
+    return lines
+
+
+def render_answer_explain(done: Done) -> str:
+    """`ask --explain`'s block under the answer: the hot window and the judge's verdicts."""
+    lines = explain_lines(done)
+    return ("Explain:\n" + "\n".join(lines) + "\n") if lines else ""
+
+
 def render_answer(done: Done, *, with_answer: bool = True) -> str:
     """The answer, its Evidence and its Sources as Markdown-ish text for a terminal.
 

@@ -28,13 +28,13 @@ RANGES: dict[str, tuple[float, float]] = {
     "alpha": (0, 1), "lam": (0, 1e6), "tau": (0, 1e6), "gamma": (0, 1e6),
     "evolution_pool": (1, 100_000), "evolution_floor": (0, 1), "max_tokens": (1, 131_071),
     "n_ctx": (256, 131_072), "temperature": (0, 10), "threads": (0, 1024),
-    "read_seconds": (0, 86_400), "expand_passes": (0, 3),
+    "read_seconds": (0, 86_400), "expand_passes": (0, 3), "judge_seconds": (0.001, 86_400),
 }
 #: The words each word-valued setting may be.
 CHOICES: dict[str, tuple[str, ...]] = {
     "device": ("cpu", "cuda", "auto"), "fusion": ("rrf", "sum"),
     "decay": ("rational", "exp", "rank"), "scope": ("auto", "none"),
-    "time": ("auto", "said", "about"),
+    "time": ("auto", "said", "about"), "hot": ("on", "off"),
 }
 #: The settings whose value is a comma-separated list of these words ("none" or "" for none).
 LISTS: dict[str, tuple[str, ...]] = {
@@ -104,6 +104,14 @@ class Settings:
     n_ctx: int = 4096
     temperature: float = 0.0
     threads: int = 0  # 0: as many as the machine has cores
+    # The relevance judge: None (off) or a generator the registry knows, asked yes or no of each
+    # source before the answer is built, within `judge_seconds` per question.
+    judge: str | None = None
+    judge_seconds: float = 20.0
+    # A question about the present: the latest publication interval's sources on the subject
+    # lead the quote and the prompt (on | off). Off: measured, it changed no answer's accuracy
+    # (bench/judge.py; docs/measurements.md).
+    hot: str = "off"
 
     def __post_init__(self) -> None:
         # The checks that span two settings: a chunk must move on by at least a word, and the

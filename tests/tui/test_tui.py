@@ -457,6 +457,8 @@ async def test_explain_view_and_new_conversation(built):
         assert "semantic query" in str(answer.badge.render())
         prompt = app.chat.sources.query_one(OptionList).get_option_at_index(0).prompt.plain
         assert "final" in prompt and "bm25" in prompt
+        # the explain block under the answer says whether a hot window applied
+        assert "Hot window: none" in answer.query_one(".dropped", Markdown).source
         await pilot.press("ctrl+n")
         await pilot.pause()
         assert not app.chat.query(Answer) and app.turns == []

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .gate import Claim, Dropped
+from .hot import HotWindow
+from .judge import Verdict
 from .sources import Source
 
 if TYPE_CHECKING:
@@ -113,6 +115,8 @@ class Done:
     # (`answer` is the model's sentences alone when any passed). Not in to_dict: --json and
     # history keep their fields.
     shown: str = ""
+    judged: list[Verdict] = field(default_factory=list)  # the relevance judge's verdicts
+    hot: HotWindow | None = None  # the hot window of a question about the present
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (without the prompt): what `ask --json` prints and history keeps."""
@@ -131,6 +135,8 @@ class Done:
             "sources": [s.to_dict() for s in self.sources],
             "prompt_tokens": self.prompt_tokens,
             "timings": {k: round(v, 4) for k, v in self.timings.items()},
+            **({"judge": [v.to_dict() for v in self.judged]} if self.judged else {}),
+            **({"hot": self.hot.to_dict()} if self.hot is not None else {}),
         }
 
 

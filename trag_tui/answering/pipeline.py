@@ -23,6 +23,9 @@ from ..text.labels import month_label, period_label
 from . import prompt
 from .events import Done, Event, Quoted, Retrieved, Token, Writing, beneath
 from .gate import Gate, source_facts
+from .hot import hot_note, lead, window
+from .judge import judge as run_judge
+from .judge import judge_note, kept_sources
 from .kind import answer_type, asked_period, gate_kind
 from .notes import notes
 from .quote import choose, unmentioned_note
@@ -45,7 +48,7 @@ GeneratorSource = Generator | Callable[[], Generator] | None
 def ask(index, question, *, as_of=None, generator: GeneratorSource = None,
         settings: Settings | None = None, k: int | None = None, mode: str | None = None,
         retriever=None, cancel: threading.Event | None = None,
-        evidence_only: bool = False) -> Iterator[Event]:
+        evidence_only: bool = False, judge: GeneratorSource = None) -> Iterator[Event]:
     """Answer a question from an index as a stream of events: Retrieved, Quoted, Token..., Done.
 
     Quoted is the answer quoted from the sources, known before the model starts; Writing
@@ -57,6 +60,7 @@ def ask(index, question, *, as_of=None, generator: GeneratorSource = None,
     Ctrl-C while the model runs, ends the stream with Done(stopped=True) and the text so far.
     `evidence_only` skips the model: the answer is quoted from the sources. A model that
     cannot be loaded or a prompt that cannot fit raises GenerationError before Retrieved.
+    `judge` is the relevance judge's model (else `settings.judge`'s; none: no judge).
     """
     from ..retrieval.modes import search
 
@@ -74,19 +78,20 @@ def ask(index, question, *, as_of=None, generator: GeneratorSource = None,
     yield from answer(result, {c: t for c, (t, _) in quotes.items()}, generator=generator,
                       settings=settings, cancel=cancel, evidence_only=evidence_only,
                       roles={c: r for c, (_, r) in quotes.items()}, embedder=embedder,
-                      _timings={"retrieval": retrieval}, _started=started)
+                      judge=judge, _timings={"retrieval": retrieval}, _started=started)
 
 
 def answer(result: SearchResult, passages: Mapping[int, str], *,
            generator: GeneratorSource = None, settings: Settings | None = None,
            cancel: threading.Event | None = None, evidence_only: bool = False,
            roles: Mapping[int, str] | None = None, embedder=None,
-           _timings: dict[str, float] | None = None,
+           judge: GeneratorSource = None, _timings: dict[str, float] | None = None,
            _started: float | None = None) -> Iterator[Event]:
     """The answer events for an already retrieved result (no database needed).
 
     `roles` maps chunk ids to the office their speaker speaks in; `embedder` ranks the
-    source sentences by meaning (without one, by shared words).
+    source sentences by meaning (without one, by shared words); `judge` is the relevance
+    judge's model (else `settings.judge`'s).
     """
     settings = settings or Settings()
     clock = _Clock(_started if _started is not None else time.perf_counter(), _timings)
@@ -103,16 +108,25 @@ def answer(result: SearchResult, passages: Mapping[int, str], *,
                    **about)
         return
     gen = None if evidence_only else _resolve(generator, settings)
+    judge_gen = _judge(judge, settings)
     clock.mark("load")
     sources = numbered(result, passages, roles)                                # sources
+    verdicts = []
+    if judge_gen is not None:                                                  # judge
+        began = time.perf_counter()
+        verdicts = run_judge(judge_gen, q.question, sources, budget=settings.judge_seconds)
+        sources = kept_sources(sources, verdicts)
+        clock.timings["judge"] = time.perf_counter() - began
     kind = answer_type(q.question)
     period = asked_period(q)
     ranked = rank(q.semantic_query or q.question, sources, mode=result.mode,   # rank
                   embedder=embedder, kind=kind, full=q.question, as_of=q.as_of,
                   period=period)
-    messages = prompt.messages(result, for_prompt(ranked)) if gen is not None else []  # prompt
+    hot = window(result, sources) if settings.hot == "on" else None             # hot window
+    led = lead(ranked, hot)  # the quote and the prompt; the Evidence lines stay as ranked
+    messages = prompt.messages(result, for_prompt(led)) if gen is not None else []  # prompt
     prompt_tokens = _fits(gen, messages, settings)
-    quote = choose(q, result.mode, ranked, sources, evidence(ranked),          # quote
+    quote = choose(q, result.mode, led, sources, evidence(ranked),             # quote
                    kind=kind)
     picked = {c.source.number for c in quote.picks}  # the sources the quote cites
     clock.mark("assembly")
@@ -122,9 +136,10 @@ def answer(result: SearchResult, passages: Mapping[int, str], *,
         # Said first, so nothing below reads as an answer about them.
         shown.append(unmentioned_note(quote.unmentioned))
         yield Token(shown[-1])
+    told = [line for line in (hot_note(hot), judge_note(verdicts)) if line]
     quoted_event = Quoted(quote.shown, quote.evidence,
-                          notes(result, quote.sources, picked))
-    lead = "".join(shown) + quoted_event.shown  # on screen before the model writes a word
+                          notes(result, quote.sources, picked) + told)
+    lead_text = "".join(shown) + quoted_event.shown  # on screen before the model writes a word
     if quoted_event.shown:
         yield quoted_event
     gate = Gate(source_facts(quote.sources), date_tags=q.intent != "none",     # gate
@@ -149,7 +164,8 @@ def answer(result: SearchResult, passages: Mapping[int, str], *,
                quote.evidence, stopped=stopped, unsupported=not gate.claims, messages=messages,
                prompt_tokens=prompt_tokens, timings=clock.done(gate.claims),
                claims=list(gate.claims), dropped=list(gate.dropped), extractive=quoted,
-               unmentioned=quote.unmentioned, shown=beneath(lead, generated), **about)
+               unmentioned=quote.unmentioned, shown=beneath(lead_text, generated),
+               judged=verdicts, hot=hot, **about)
 
 
 # -- the stages' helpers --------------------------------------------------------------------
@@ -189,6 +205,17 @@ def _resolve(generator: GeneratorSource, settings: Settings) -> Generator:
     if hasattr(generator, "stream"):
         return generator  # type: ignore[return-value]  # a Generator, told apart by duck typing
     return generator()
+
+
+def _judge(judge: GeneratorSource, settings: Settings) -> Generator | None:
+    """The relevance judge's model: the one given, else the one settings name, else none."""
+    if judge is not None:
+        return _resolve(judge, settings)
+    if settings.judge:
+        import dataclasses
+
+        return load_generator(dataclasses.replace(settings, model=settings.judge))
+    return None
 
 
 def _embedder_of(index):

@@ -91,6 +91,37 @@ def dropped_markdown(dropped: list[Any]) -> str:
     return "\n".join(lines)
 
 
+def explain_markdown(done: Any) -> str:
+    """The explain view's block under an answer: the hot window and the relevance judge's
+    verdicts (`render.explain_lines`), then the model's sentences the check kept back. `done`
+    is a Done or, from the history, its dict form."""
+    if isinstance(done, dict):
+        dropped = done.get("dropped") or []
+        lines = _stored_explain(done)
+    else:
+        from ..render import explain_lines
+
+        dropped = done.dropped
+        lines = explain_lines(done)
+    block = "\n".join(f"- {escape(line.strip())}" for line in lines)
+    return "\n\n".join(p for p in (block, dropped_markdown(dropped)) if p)
+
+
+def _stored_explain(done: dict) -> list[str]:
+    lines = []
+    hot = done.get("hot")
+    if isinstance(hot, dict):
+        lines.append(f"Hot window: {hot.get('start')} to {hot.get('end')}; leading: "
+                     + (", ".join(f"[{n}]" for n in hot.get("leading") or []) or "none"))
+    for v in done.get("judge") or []:
+        if isinstance(v, dict):
+            keep = v.get("keep")
+            state = "kept" if keep is True else "dropped" if keep is False else "kept, not judged"
+            lines.append(f"Relevance judge {state}: [{v.get('number')}] {v.get('date') or 'undated'}"
+                         f" | {v.get('title') or v.get('doc_id')} — said {v.get('said')!r}")
+    return lines
+
+
 def _field(item: Any, name: str) -> str:
     return str(item.get(name, "") if isinstance(item, dict) else getattr(item, name, ""))
 

@@ -33,7 +33,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from ..answer_text import (
     blocks,
-    dropped_markdown,
+    explain_markdown,
     restored_markdown,
     shown_markdown,
     starts_block,
@@ -352,7 +352,7 @@ class ChatScreen(Screen):
         record = replace(running.record, answer=stored_markdown(done),
                          status=STOPPED if done.stopped else ANSWERED, stopped=done.stopped,
                          done=done.to_dict())
-        await self._finish(running, shown_markdown(done), record, dropped_markdown(done.dropped))
+        await self._finish(running, shown_markdown(done), record, explain_markdown(done))
 
     async def on_answer_failed(self, message: AnswerFailed) -> None:
         running = self._current(message.turn)
@@ -570,7 +570,7 @@ class ChatScreen(Screen):
             self.conversation.hide_welcome()
         answers = await self.conversation.add_answered([
             (t.question, t.badge or "(from history)", restored_markdown(t.shown_answer()),
-             dropped_markdown(t.done.get("dropped") or [])) for t in turns])
+             explain_markdown(t.done)) for t in turns])
         for t, answer in zip(turns, answers):
             answer.set_sources(stored_sources(t), t.query,
                                {int(k): v for k, v in t.markdown.items() if str(k).isdigit()})
