@@ -16,7 +16,7 @@ import click
 
 from . import params
 from .errors import IndexFileError, TragError
-from .settings import CHOICES, Settings
+from .settings import CHOICES, RANGES, Settings
 from .text.safe import clean_question, safe, safe_json, safe_line
 
 
@@ -406,9 +406,9 @@ def search(ctx, question, as_of, k, mode, decay, alpha, lam, tau, fusion, scope,
               help="JSONL with id, question, question_date per line; one JSON answer per line.")
 @click.option("--judge", help="Check each source with this model (a name the model registry knows, "
                                "e.g. llama for the bundled one) before answering; off by default.")
-@click.option("--judge-seconds", type=click.FloatRange(min=0.001, max=86_400),
+@click.option("--judge-seconds", type=click.FloatRange(*RANGES["judge_seconds"]),
               help="The relevance judge's time budget per question (default 20).")
-@click.option("--hot", type=click.Choice(["on", "off"]),
+@click.option("--hot", type=_choice("hot"),
               help="A question about the present: the latest sources on it lead the answer "
                    "(default off).")
 @click.option("--explain", is_flag=True,
