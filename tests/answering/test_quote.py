@@ -17,8 +17,6 @@ from trag_tui.answering.kind import (
     stated_figures,
 )
 from trag_tui.answering.quote import (
-    JOIN,
-    JOIN_NEXT,
     extract,
     figure_elsewhen,
     holder,
@@ -26,7 +24,7 @@ from trag_tui.answering.quote import (
     succession,
     unmentioned,
 )
-from trag_tui.answering.ranking import HEADLINE, Candidate, headline, rank
+from trag_tui.answering.ranking import HEADLINE, Candidate, headline, rank, ranker_cuts
 from trag_tui.answering.sources import Source
 from trag_tui.models.embedding import HashEmbedder
 
@@ -628,7 +626,7 @@ def test_the_sentence_after_a_quoted_one_joins_the_excerpt_more_easily():
                "millions of families. We met at the committee on Tuesday afternoon. "
                "The weather in the capital was cold and wet all week long.")
     source = Source(1, "k", "1997-01-28", "IDEA", "Edward M. Kennedy", passage, score=0.9)
-    weak = (JOIN_NEXT + JOIN) / 2
+    weak = (ranker_cuts().join_next + ranker_cuts().join) / 2
     ranked = [Candidate(source, "I thank Senator Frist for introducing the IDEA legislation today.",
                         1.0, 0),
               Candidate(source, "This issue, helping the special needs of children in education, "

@@ -26,7 +26,7 @@ from .gate import Gate, source_facts
 from .kind import answer_type, asked_period, gate_kind
 from .notes import notes
 from .quote import choose, unmentioned_note
-from .ranking import evidence, for_prompt, rank
+from .ranking import evidence, for_prompt, rank_query
 from .sources import fetch_quotes, numbered, query_periods
 
 if TYPE_CHECKING:
@@ -107,9 +107,7 @@ def answer(result: SearchResult, passages: Mapping[int, str], *,
     sources = numbered(result, passages, roles)                                # sources
     kind = answer_type(q.question)
     period = asked_period(q)
-    ranked = rank(q.semantic_query or q.question, sources, mode=result.mode,   # rank
-                  embedder=embedder, kind=kind, full=q.question, as_of=q.as_of,
-                  period=period)
+    ranked = rank_query(q, result.mode, sources, embedder=embedder, kind=kind)  # rank
     messages = prompt.messages(result, for_prompt(ranked)) if gen is not None else []  # prompt
     prompt_tokens = _fits(gen, messages, settings)
     quote = choose(q, result.mode, ranked, sources, evidence(ranked),          # quote
