@@ -115,6 +115,14 @@ def _salience(c: Candidate, question: str) -> int:
     return max(counts, default=0)
 
 
+def _giving(lines: list[Candidate], question: str, kind: str | None) -> list[Candidate]:
+    """Of a period's lines, those that give what was asked (all of them when none does): "How
+    has inflation developed?" is answered for each period by a line with its rate in it."""
+    if kind is None:
+        return lines
+    return [c for c in lines if holds(c, question, kind)] or lines
+
+
 def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = None,
             kind: str | None = None, groups: Sequence[str] | None = None,
             full: str | None = None,
@@ -161,6 +169,7 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
                 lines = [c for c in lines if published_in(c, spans[g])] or lines
             if not lines:
                 continue  # a period with nothing on the subject is left out, not misquoted
+            lines = _giving(lines, full, kind)
             # of the lines nearly as good, the one that says most of what was asked about:
             # 2010's "Total NHS spending will rise…" shares only "spending" with "Trend in
             # defence spending", "spending 2 per cent of GDP on defence" both words
