@@ -105,10 +105,11 @@ def prepare(name: str, cases, embedder) -> list[dict]:
 
 
 def numbers(cases: list[dict], names: list[str]) -> dict[str, np.ndarray]:
-    """The fit's data without text: each question's feature rows and labels, and its set."""
+    """The fit's data without text: each question's feature rows and labels, and its set, for
+    the questions where some sentence holds the gold (the others weigh in no fit nor top1)."""
     x, y, starts, sets = [], [], [], []
     for c in cases:
-        if not c["rows"]:
+        if not any(c["y"]):
             continue
         starts.append(len(y))
         sets.append(names.index(c["set"]))
@@ -296,6 +297,7 @@ def quote_ablations() -> dict:
 
     return {
         "headline_story": ([(quote, "_story", lambda c, ranked: c)], {}),
+        "period_gives_asked": ([(quote, "_giving", lambda lines, q, k: lines)], {}),
         "newer_next_sentence": ([(quote, "told_of", lambda c: 0)], {}),
         "pronoun_sentence_before": ([(lexicon_en, "PRONOUN_SUBJECT", Never())], {}),
         "typed_fallback": ([(quote, "holds", lambda *a: True)], {}),

@@ -117,8 +117,11 @@ def _salience(c: Candidate, question: str) -> int:
 
 def _giving(lines: list[Candidate], question: str, kind: str | None) -> list[Candidate]:
     """Of a period's lines, those that give what was asked (all of them when none does): "How
-    has inflation developed?" is answered for each period by a line with its rate in it."""
-    if kind is None:
+    has inflation developed?" is answered for each period by a line with its rate in it. Every
+    line gives a date, its source's, which the quote shows beside it: "When did Gina make a
+    video?" is answered by "I have developed a video presentation…" of 13 June 2023, not by
+    "Last week was wild" of July."""
+    if kind is None or kind == "date":
         return lines
     return [c for c in lines if holds(c, question, kind)] or lines
 
