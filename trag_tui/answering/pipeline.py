@@ -29,7 +29,7 @@ from .judge import judge_note, kept_sources
 from .kind import answer_type, asked_period, gate_kind
 from .notes import notes
 from .quote import choose, unmentioned_note
-from .ranking import evidence, for_prompt, rank
+from .ranking import evidence, for_prompt, rank_query
 from .sources import fetch_quotes, numbered, query_periods
 
 if TYPE_CHECKING:
@@ -119,9 +119,7 @@ def answer(result: SearchResult, passages: Mapping[int, str], *,
         clock.timings["judge"] = time.perf_counter() - began
     kind = answer_type(q.question)
     period = asked_period(q)
-    ranked = rank(q.semantic_query or q.question, sources, mode=result.mode,   # rank
-                  embedder=embedder, kind=kind, full=q.question, as_of=q.as_of,
-                  period=period)
+    ranked = rank_query(q, result.mode, sources, embedder=embedder, kind=kind)  # rank
     hot = window(result, sources) if settings.hot == "on" else None             # hot window
     led = lead(ranked, hot)  # the quote and the prompt; the Evidence lines stay as ranked
     messages = prompt.messages(result, for_prompt(led)) if gen is not None else []  # prompt

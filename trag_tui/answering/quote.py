@@ -37,20 +37,16 @@ from .ranking import (
     HEADLINE,
     QUOTE_WORDS,
     Candidate,
+    Cuts,
     of_period,
     off_subject,
     published_in,
+    ranker_cuts,
     told_of,
 )
 from .sources import Source
 
-PERIOD_NEAR = 0.8  # a period's line this good against its best may be quoted in its place
-
 EXCERPT_WORDS = 100  # an open question's quoted excerpt from one source, at most
-
-# How good, against the best sentence, another sentence of the same source must be to join an
-# open question's excerpt; the one right after a quoted sentence needs less.
-JOIN, JOIN_NEXT = 0.5, 0.4
 
 
 @dataclass(frozen=True)
@@ -67,18 +63,18 @@ class Quote:
 
 
 def choose(q, mode: str, ranked: Sequence[Candidate], sources: list[Source],
-           evidence: list[EvidenceLine], *, kind: str | None) -> Quote:
+           evidence: list[EvidenceLine], *, kind: str | None, cuts: Cuts | None = None) -> Quote:
     """The quoted answer for a question `q` (a TemporalQuery) from its ranked sentences.
 
     An office asked about over a period may have changed hands in it: each holder is quoted."""
     question = q.semantic_query or q.question
     groups = [g for g in dict.fromkeys(s.group for s in sources) if g]
-    turns = succession(q.question, ranked, kind) if mode == "hard_filter" else []
+    turns = succession(q.question, ranked, kind, cuts) if mode == "hard_filter" else []
     holders = [name for c in turns if (name := holder(c, q.question))]
     spans = {period_label(a, b): (a, b) for a, b in getattr(q, "periods", None) or ()} \
         if mode == "comparison" else {}
     picks = turns or extract(question, ranked, mode=mode, kind=kind, groups=groups,
-                             full=q.question, spans=spans)
+                             full=q.question, spans=spans, cuts=cuts)
     labels = {g: (g.capitalize() + " sources" if mode == "evolution" else g) for g in groups}
     text = quoted_answer(q.question, picks, kind=kind, labels=labels, period=asked_period(q))
     # the quoted figure is dated to another time than the one asked about
@@ -119,11 +115,22 @@ def _salience(c: Candidate, question: str) -> int:
     return max(counts, default=0)
 
 
+def _giving(lines: list[Candidate], question: str, kind: str | None) -> list[Candidate]:
+    """Of a period's lines, those that give what was asked (all of them when none does): "How
+    has inflation developed?" is answered for each period by a line with its rate in it. Every
+    line gives a date, its source's, which the quote shows beside it: "When did Gina make a
+    video?" is answered by "I have developed a video presentation…" of 13 June 2023, not by
+    "Last week was wild" of July."""
+    if kind is None or kind == "date":
+        return lines
+    return [c for c in lines if holds(c, question, kind)] or lines
+
+
 def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = None,
             kind: str | None = None, groups: Sequence[str] | None = None,
             full: str | None = None,
-            spans: dict[str, tuple[dt.date | None, dt.date | None]] | None = None
-            ) -> list[Candidate]:
+            spans: dict[str, tuple[dt.date | None, dt.date | None]] | None = None,
+            cuts: Cuts | None = None) -> list[Candidate]:
     """The sentences the quoted answer consists of.
 
     One per period block for comparisons and evolution (in block order), so each period is
@@ -138,6 +145,7 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
         return []
     full = full or question
     kind = kind if kind is not None else answer_type(full)
+    cuts = cuts or ranker_cuts()
     if mode in ("comparison", "evolution") and groups:
         picks = []
         # the names the question gives ("Israel", "Gaza", "NHS"): a name has no synonym
@@ -146,7 +154,8 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
         # a comparison period's line is of that period: its source was published in it, or
         # (found because it speaks of it) the line itself speaks of it, not of another time
         spans = spans or {}
-        best_of = {g: [c for c in ranked if c.source.group == g and not off_subject(c, ranked)
+        best_of = {g: [c for c in ranked if c.source.group == g
+                       and not off_subject(c, ranked, cuts)
                        and (g not in spans or of_period(c, spans[g]))]
                    for g in groups}
         said = {id(c): content_words(c.sentence) for g in groups for c in best_of[g]}
@@ -163,10 +172,11 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
                 lines = [c for c in lines if published_in(c, spans[g])] or lines
             if not lines:
                 continue  # a period with nothing on the subject is left out, not misquoted
+            lines = _giving(lines, full, kind)
             # of the lines nearly as good, the one that says most of what was asked about:
             # 2010's "Total NHS spending will rise…" shares only "spending" with "Trend in
             # defence spending", "spending 2 per cent of GDP on defence" both words
-            near = [c for c in lines[1:] if c.score >= PERIOD_NEAR * lines[0].score
+            near = [c for c in lines[1:] if c.score >= cuts.period_near * lines[0].score
                     and not en.ASKS.search(c.sentence)]
             first = max(lines[:1] + near, key=lambda c: len(about & said[id(c)]))
             picks.append(first)
@@ -186,7 +196,7 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
         then = next((c for c in ranked if c.source is top.source and top.position >= 0
                      and c.position == top.position + 1), None)
         if then is not None and told_of(then) > told_of(top) \
-                and then.score >= JOIN_NEXT * best.score and holds(then, full, kind):
+                and then.score >= cuts.join_next * best.score and holds(then, full, kind):
             picks.append(then)
     if kind == "person" and en.PRONOUN_SUBJECT.match(top.sentence):
         # "Tuesday night, he picked up his first Hart Trophy" answers "who?" only with the
@@ -205,20 +215,21 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
             if kind == "person":
                 # Of the source's good sentences that name someone, the one naming whom the
                 # source talks about most: a tribute says "Verlie" ten times, "Las Vegas" once.
-                good = [c for c in typed if c.score >= 0.6 * top.score]
+                good = [c for c in typed if c.score >= cuts.named_near * top.score]
                 typed = sorted(good, key=lambda c: -_salience(c, full)) + \
                     [c for c in typed if c not in good]
             if kind == "date" and not en.YEAR_ASKED.search(asked(full)):
                 # "from when?" asks for a day: "set to begin on 5 September", not "since 2006"
                 typed.sort(key=lambda c: not _finer_than_year(c))
             same = next((c for c in typed if c.source is top.source), None)
-            extra = same or (typed[0] if typed and typed[0].score >= 0.7 * top.score else None)
+            extra = same or (typed[0] if typed and typed[0].score >= cuts.typed_elsewhere
+                             * top.score else None)
             if extra is not None:
                 picks.append(extra)
         elif kind == "person" and gives(kind, top.sentence, full):
             # The best sentence names someone; a nearly as good one may name whom the sources
             # are about (a place or a passer-by is named once, the person honoured throughout).
-            good = [c for c in rest if c.score >= 0.6 * top.score
+            good = [c for c in rest if c.score >= cuts.named_near * top.score
                     and c.source is top.source and gives(kind, c.sentence, full)]
             pick = max(good, key=lambda c: _salience(c, full), default=None)
             if pick is not None and _salience(pick, full) > _salience(top, full):
@@ -231,7 +242,7 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
         # needs less to join than one from elsewhere in the speech.
         follows = any(c.position == p.position + 1 for p in picks)
         if c.source is top.source and c.sentence != top.sentence \
-                and c.score >= (JOIN_NEXT if follows else JOIN) * best.score \
+                and c.score >= (cuts.join_next if follows else cuts.join) * best.score \
                 and words + len(c.sentence.split()) <= EXCERPT_WORDS:
             picks.append(c)
             words += len(c.sentence.split())
@@ -243,7 +254,7 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
     # speech on "the Government's NHS workforce plan" is no answer to "the government's
     # immigration policy".
     about = content_words(question) - en.NOT_ABOUT - en.NOT_TOPIC
-    if second is not None and second.score >= 0.85 * best.score \
+    if second is not None and second.score >= cuts.second_source * best.score \
             and (not about or about & content_words(second.source.passage)):
         picks.append(second)
         # a second source's headline is quoted with its story too, as the first's is: "Hyundai
@@ -294,7 +305,8 @@ def holder(c: Candidate, question: str) -> str | None:
     return found[0] if found else None
 
 
-def succession(question: str, ranked: Sequence[Candidate], kind: str | None) -> list[Candidate]:
+def succession(question: str, ranked: Sequence[Candidate], kind: str | None,
+               cuts: Cuts | None = None) -> list[Candidate]:
     """The holders of an office asked about over a period, when the period's sources give it
     to several people in turn: the best sentence of each, in date order; else [].
 
@@ -311,7 +323,7 @@ def succession(question: str, ranked: Sequence[Candidate], kind: str | None) -> 
     best: dict[str, Candidate] = {}
     days: dict[str, list[str]] = {}
     for c in ranked:
-        if off_subject(c, ranked) or not c.source.date:
+        if off_subject(c, ranked, cuts) or not c.source.date:
             continue
         name = holder(c, question)
         if not name:

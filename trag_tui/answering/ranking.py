@@ -17,7 +17,7 @@ import datetime as dt
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -31,7 +31,7 @@ from ..text.words import STOPWORDS, content_words
 from . import lexicon_en as en
 from .events import EvidenceLine
 from .facts import names_speaker, quantities, speaks_as_asked
-from .kind import answer_type, asked, counted, counts, gives, stated_figures
+from .kind import answer_type, asked, asked_period, counted, counts, gives, stated_figures
 from .sources import Source
 
 QUOTE_WORDS = 60
@@ -83,7 +83,26 @@ def ranker_weights() -> tuple[float, ...]:
     return tuple(float(data[k]) for k in FEATURES)
 
 
-PERIOD_FLOOR = 0.5  # a period's best line under this share of the best line of all is no answer
+@dataclass(frozen=True)
+class Cuts:
+    """Where the quote draws its lines on the score's scale: each a share of the best score
+    that another sentence must reach. They read the scale the weights make, so they are data
+    beside them, fitted with them (`bench/ranker.py`)."""
+
+    period_floor: float = 0.5  # a line under this share of the best line of all is no answer
+    period_near: float = 0.8  # a period's line this good against its best may be quoted instead
+    join: float = 0.5  # another sentence of the source joins an open question's excerpt
+    join_next: float = 0.4  # ... the sentence right after a quoted one
+    named_near: float = 0.6  # a sentence naming whom the source is about, against the top one
+    typed_elsewhere: float = 0.7  # another source's sentence giving what is asked
+    second_source: float = 0.85  # a second source joins an open question's quote
+
+
+@lru_cache(maxsize=1)
+def ranker_cuts() -> Cuts:
+    """The quote's cuts that go with the shipped weights (the defaults where the file has none)."""
+    data = json.loads(WEIGHTS_FILE.read_text(encoding="utf-8")).get("cuts", {})
+    return Cuts(**{k: float(v) for k, v in data.items()})
 
 
 @dataclass(frozen=True)
@@ -143,7 +162,41 @@ def _unlabelled(sentence: str, source: Source) -> str:
 def rank(question: str, sources: Sequence[Source], *, mode: str | None = None, embedder=None,
          kind: str | None = None, full: str | None = None,
          as_of: object = None, period: tuple[dt.date, dt.date] | None = None) -> list[Candidate]:
-    """Every sentence of the sources, best answer first.
+    """Every sentence of the sources, best answer first: `featured` weighed by `ranker_weights`.
+    """
+    return scored(featured(question, sources, mode=mode, embedder=embedder, kind=kind, full=full,
+                           as_of=as_of, period=period), ranker_weights())
+
+
+def rank_query(q, mode: str | None, sources: Sequence[Source], *, embedder=None,
+               kind: str | None = None) -> list[Candidate]:
+    """The ranking of a question `q` (a TemporalQuery) as the answer pipeline makes it, also
+    what `bench/ranker.py` fits the weights on (`featured_query`, weighed)."""
+    return scored(featured_query(q, mode, sources, embedder=embedder, kind=kind),
+                  ranker_weights())
+
+
+def featured_query(q, mode: str | None, sources: Sequence[Source], *, embedder=None,
+                   kind: str | None = None) -> list[Candidate]:
+    """`featured` for a question `q` (a TemporalQuery) as the answer pipeline asks it."""
+    return featured(q.semantic_query or q.question, sources, mode=mode, embedder=embedder,
+                    kind=kind if kind is not None else answer_type(q.question),
+                    full=q.question, as_of=q.as_of, period=asked_period(q))
+
+
+def scored(rows: Sequence[Candidate], weights: Sequence[float]) -> list[Candidate]:
+    """The sentences `featured` gives, scored by `weights` (in FEATURES order), best first;
+    equal scores keep the sentences' order."""
+    out = [replace(c, score=sum(w * v for w, v in zip(weights, c.features) if v)) for c in rows]
+    out.sort(key=lambda c: -c.score)
+    return out
+
+
+def featured(question: str, sources: Sequence[Source], *, mode: str | None = None,
+             embedder=None, kind: str | None = None, full: str | None = None,
+             as_of: object = None, period: tuple[dt.date, dt.date] | None = None
+             ) -> list[Candidate]:
+    """Every sentence of the sources with its features, unscored, in the sources' order.
 
     The score adds the embedding similarity to the question and to its asking sentence (when an
     embedder is given), the share of the question's words the sentence holds, and bonuses for
@@ -235,7 +288,6 @@ def rank(question: str, sources: Sequence[Source], *, mode: str | None = None, e
     # the newest source's: "cut five times between August 2024 and August 2025" is later news
     # than "peaked between August 2023 and August 2024" in the same report.
     told = _latest_told(rows) if mode == "decay" and kind in ("date", "number") else {}
-    weights = ranker_weights()
     out = []
     for (s, sentence, position), sim, first in zip(rows, sims, lead):
         f = dict.fromkeys(FEATURES, 0.0)
@@ -287,10 +339,7 @@ def rank(question: str, sources: Sequence[Source], *, mode: str | None = None, e
         if period is not None:
             f["period_fit"], f["other_time"] = _period_fit(sentence, s, period, titled)
             f["figure_dated"] = float(kind == "number" and _dates_a_figure(sentence, s, period))
-        values = tuple(f[k] for k in FEATURES)
-        score = sum(w * v for w, v in zip(weights, values) if v)
-        out.append(Candidate(s, sentence, score, position, features=values))
-    out.sort(key=lambda c: -c.score)
+        out.append(Candidate(s, sentence, 0.0, position, features=tuple(f[k] for k in FEATURES)))
     return out
 
 
@@ -387,12 +436,12 @@ def _period_fit(sentence: str, source: Source, period: tuple[dt.date, dt.date],
     return 0.0, 0.0
 
 
-def off_subject(c: Candidate, ranked: Sequence[Candidate]) -> bool:
+def off_subject(c: Candidate, ranked: Sequence[Candidate], cuts: Cuts | None = None) -> bool:
     """Whether a line scores under the period floor's share of the best line of all (`ranked`
     is best first): over sources that do not speak of the subject (a 1997 speech about a NATO
     trip for "How has the discussion on climate targets evolved?") the best line is no answer.
     A best line at or below zero gives no scale to measure by, so nothing is off it then."""
-    floor = PERIOD_FLOOR * ranked[0].score
+    floor = (cuts or ranker_cuts()).period_floor * ranked[0].score
     return floor > 0 and c.score < floor
 
 
@@ -427,7 +476,8 @@ def _blocks_first(ranked: Sequence[Candidate]) -> list[Candidate]:
     return firsts + [c for c in ranked if not any(c is f for f in firsts)]
 
 
-def evidence(ranked: Sequence[Candidate], limit: int = EVIDENCE_LINES) -> list[EvidenceLine]:
+def evidence(ranked: Sequence[Candidate], limit: int = EVIDENCE_LINES,
+             cuts: Cuts | None = None) -> list[EvidenceLine]:
     """The best sentence of each of the top sources (one per source), in source order.
 
     The sentence is the one the answer ranking puts first for its source; sources are taken
@@ -438,7 +488,7 @@ def evidence(ranked: Sequence[Candidate], limit: int = EVIDENCE_LINES) -> list[E
     """
     best: dict[int, Candidate] = {}
     for c in ranked:
-        if off_subject(c, ranked):
+        if off_subject(c, ranked, cuts):
             break  # ranked is best first: every later line scores lower still
         best.setdefault(c.source.number, c)
     by_score = sorted(best.values(), key=lambda c: (-c.source.score, c.source.number))

@@ -1,0 +1,48 @@
+"""The shipped ranking weights are what the bench fits from the committed numbers, no more."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from bench import ranker
+from trag_tui.answering import ranking
+
+
+@pytest.fixture(scope="module")
+def rows():
+    return ranker.load_rows()
+
+
+def test_the_rows_file_holds_numbers_for_every_feature(rows):
+    assert list(rows["features"]) == list(ranking.FEATURES)
+    assert rows["x"].shape == (len(rows["y"]), len(ranking.FEATURES))
+    assert rows["x"].dtype.kind == "f" and rows["y"].dtype == bool
+    assert set(np.unique(rows["sets"])) == set(range(len(rows["names"])))
+
+
+def test_the_fitted_weights_are_refitted_from_the_committed_rows(rows):
+    """Fitting is deterministic: the weights fitted on all sets of the committed rows, from the
+    hand-set prior, are the file's fitted weights; the shipped ones are those or the prior."""
+    stored = json.loads(ranking.WEIGHTS_FILE.read_text(encoding="utf-8"))
+    assert sorted(stored["fitted_on"]) == sorted(rows["names"])
+    refit = ranker.fit_weights(rows, ranker.prior())
+    fitted = np.asarray([stored["fitted"][k] for k in ranking.FEATURES])
+    np.testing.assert_allclose(refit, fitted, rtol=0, atol=2e-4)
+    assert stored["ships"] in ("fitted", "prior")
+    assert stored["weights"] == stored[stored["ships"]]
+    assert ranking.ranker_weights() == tuple(stored[stored["ships"]][k] for k in ranking.FEATURES)
+
+
+def test_the_fit_moves_the_weights_towards_the_positive_sentences():
+    """On rows where the positive sentence is the one with the lead, the lead's weight rises."""
+    f = len(ranking.FEATURES)
+    lead = ranking.FEATURES.index("lead")
+    x = np.zeros((6, f))
+    x[:, ranking.FEATURES.index("likeness")] = [0.5, 0.6, 0.4, 0.5, 0.6, 0.4]
+    x[[0, 3], lead] = 1.0
+    data = {"x": x, "y": np.asarray([1, 0, 0, 1, 0, 0], dtype=bool),
+            "starts": np.asarray([0, 3]), "sets": np.asarray([0, 0]), "names": np.asarray(["a"])}
+    start = ranker.prior()
+    assert ranker.fit(data, start)[lead] > start[lead]
