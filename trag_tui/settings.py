@@ -28,13 +28,13 @@ RANGES: dict[str, tuple[float, float]] = {
     "alpha": (0, 1), "lam": (0, 1e6), "tau": (0, 1e6), "gamma": (0, 1e6),
     "evolution_pool": (1, 100_000), "evolution_floor": (0, 1), "max_tokens": (1, 131_071),
     "n_ctx": (256, 131_072), "temperature": (0, 10), "threads": (0, 1024),
-    "read_seconds": (0, 86_400),
+    "read_seconds": (0, 86_400), "quantise_above": (0, 10**12), "rescore": (1, 4096),
 }
 #: The words each word-valued setting may be.
 CHOICES: dict[str, tuple[str, ...]] = {
     "device": ("cpu", "cuda", "auto"), "fusion": ("rrf", "sum"),
     "decay": ("rational", "exp", "rank"), "scope": ("auto", "none"),
-    "time": ("auto", "said", "about"),
+    "time": ("auto", "said", "about"), "quantise": ("auto", "on", "off"),
 }
 
 
@@ -88,6 +88,11 @@ class Settings:
     # Where candidates come from: None, the index file; qdrant://HOST:PORT/COLLECTION or a folder
     # that `trag-tui push --to` filled: the same engine over a Qdrant collection.
     backend: str | None = None
+    # Dense search over the vectors' sign bits first, then the best `rescore` of them exactly:
+    # auto from `quantise_above` searchable chunks up (exact below), on, or off (always exact).
+    quantise: str = "auto"
+    quantise_above: int = 250_000
+    rescore: int = 400
     # generation knobs
     max_tokens: int = 384
     n_ctx: int = 4096

@@ -156,6 +156,7 @@ def insert_documents(
     `vectors` holds each searchable chunk's vector by its hash; a chunk with none that a
     distance can use (its text has no words) is stored without one and found by words only."""
     new_chunk_ids: list[int] = []
+    codes = has_table(conn, "chunk_codes")
     for p in docs:
         d = p.doc
         day = to_day(d.date)
@@ -187,12 +188,22 @@ def insert_documents(
                     (chunk_id, chunk.text, d.title),
                 )
                 if usable_blob(vectors.get(h)):  # a chunk without words has no vector
+                    vday = UNKNOWN_DAY if day is None else day
                     conn.execute(
                         "INSERT INTO chunk_vectors (chunk_id, embedding, day) VALUES (?, ?, ?)",
-                        (chunk_id, vectors[h], UNKNOWN_DAY if day is None else day),
+                        (chunk_id, vectors[h], vday),
                     )
+                    if codes:
+                        conn.execute(
+                            "INSERT INTO chunk_codes (chunk_id, day, code) VALUES (?, ?, ?)",
+                            (chunk_id, vday, sign_code(vectors[h])))
                 new_chunk_ids.append(chunk_id)
     return new_chunk_ids
+
+
+def sign_code(blob: bytes) -> bytes:
+    """A stored-form vector's compact copy: one bit a dimension, set where it is positive."""
+    return np.packbits(np.frombuffer(blob, dtype="<f4") > 0, bitorder="little").tobytes()
 
 
 def usable_blob(blob: bytes | None) -> bool:

@@ -1,0 +1,207 @@
+"""Search, size and build cost of one index file at a million chunks.
+
+Builds (or reuses, `--index FILE`) an index of `--chunks` searchable chunks made of the shared
+corpora's real text repeated: copy r of a corpus is dated r × 60 years earlier, has its own
+source ids, and leaves out a different tenth of its words (a re-edited record, so that no two
+copies embed alike). Documents go through the indexer's own write path (chunking, embedding,
+the batch transactions) without reading files, then the passes `index` runs after its batches
+(evidence graph, facets, periods, the compact vector copy). Vectors come from the deterministic
+hash embedder (`embedder` in the output says so): embedding a million chunks with MiniLM takes
+about eight hours here, and a vector search's time does not depend on the vectors' values.
+
+Indexing throughput at scale is derived, not measured end to end: everything but embedding is
+timed at the full size with the hash embedder (its own encode() time taken out), and MiniLM's
+encode() floor per chunk is measured on a sample of the same chunks in the same run; the ratio
+is floor / (floor + the rest), what `index` would reach with MiniLM at this size.
+
+Then every retrieval mode is timed warm (a session, as the chat app and `eval` run), the first
+question of a fresh process (`cold_first_ms`, the single-question path), and the compact first
+pass's recall@10 against exact search over the same day ranges.
+Usage: python bench/scale_bench.py --chunks 1000000 --json [--index FILE] [--queries N]
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import datetime as dt
+import hashlib
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared"
+sys.path.insert(0, str(REPO))
+
+CORPORA = ["beige_book", "realtimeqa", "locomo", "uk_hansard"]
+SHIFT_YEARS = 60
+
+
+def _log(msg: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
+
+
+def base_documents() -> list[tuple[str, list]]:
+    """Each corpus's documents as its reader makes them."""
+    from trag_tui.ingest import read_file
+
+    out = []
+    for name in CORPORA:
+        path = SHARED / "corpora" / name / "docs.jsonl"
+        if path.exists():
+            out.append((name, read_file(path, max_bytes=1 << 30, seconds=3600).documents))
+    return out
+
+
+def shifted(doc, r: int):
+    """Copy r of a document: dated r × SHIFT_YEARS years earlier, its own id, a tenth of its
+    words (a different tenth per copy) left out."""
+    if r == 0:
+        return doc
+    date = doc.date
+    if date is not None:
+        try:
+            date = date.replace(year=date.year - SHIFT_YEARS * r)
+        except ValueError:  # 29 February in a year that has none
+            date = date.replace(year=date.year - SHIFT_YEARS * r, day=28)
+    words = doc.text.split(" ")
+    seed = f"{doc.source_id}~{r}".encode()
+    keep = hashlib.blake2b(seed, digest_size=len(words) if len(words) <= 64 else 64).digest()
+    text = " ".join(w for i, w in enumerate(words) if keep[i % len(keep)] % 10 != r % 10)
+    return dataclasses.replace(doc, date=date, text=text or doc.text,
+                               source_id=f"{doc.source_id}~{r}")
+
+
+class TimedEmbedder:
+    """The hash embedder, with its encode() time kept apart (the part MiniLM replaces)."""
+
+    def __init__(self, inner):
+        self.inner, self.name, self.dim, self.seconds, self.count = inner, inner.name, inner.dim, 0.0, 0
+
+    def encode(self, texts):
+        t0 = time.perf_counter()
+        out = self.inner.encode(texts)
+        self.seconds += time.perf_counter() - t0
+        self.count += len(texts)
+        return out
+
+
+def build(db: Path, target: int) -> dict:
+    """Write `target` searchable chunks (a few more: whole documents) into a new index file."""
+    from trag_tui.chunking import chunk_text
+    from trag_tui.corroboration import update_corroboration
+    from trag_tui.facets import update_facets
+    from trag_tui.indexer import Indexer, Progress, Summary
+    from trag_tui.models.embedding import HashEmbedder
+    from trag_tui.periods import update_periods
+    from trag_tui.settings import Settings
+    from trag_tui.storage.db import transaction
+    from trag_tui.storage.file import connect
+    from trag_tui.storage.quantised import update_compact
+
+    settings = Settings(db=db, embedder="hash", chunk_words=150, chunk_overlap=30,
+                        parent_words=450, write_batch_chunks=2048)
+    corpora = base_documents()
+    searchable = {id(d): sum(c.searchable for c in chunk_text(d.text, 150, 30, 450))
+                  for _, docs in corpora for d in docs}
+    _log(f"read {sum(len(d) for _, d in corpora)} documents, "
+         f"{sum(searchable.values())} searchable chunks a copy")
+    t0 = time.perf_counter()
+    conn = connect(db)
+    embedder = TimedEmbedder(HashEmbedder())
+    indexer = Indexer(conn, db, embedder, settings)
+    summary, state = Summary(), Progress()
+    total, r, phases = 0, 0, {}
+    while total < target:
+        for name, docs in corpora:
+            take = []
+            for d in docs:
+                if total >= target:
+                    break
+                take.append(shifted(d, r))
+                total += searchable[id(d)]
+            if not take:
+                break
+            now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+            with transaction(conn):
+                file_id = conn.execute(
+                    "INSERT INTO files (path, size, mtime_ns, content_hash, complete, indexed_at) "
+                    "VALUES (?, 0, 0, ?, 0, ?)", (f"scale:{name}~{r}", f"copy {r}", now)).lastrowid
+            indexer._store_documents(file_id, f"scale:{name}~{r}", take, 0, summary, state)
+            with transaction(conn):
+                conn.execute("UPDATE files SET complete = 1, documents = ? WHERE id = ?",
+                             (len(take), file_id))
+            _log(f"copy {r} {name}: {total} chunks, {time.perf_counter() - t0:.0f} s")
+        r += 1
+    phases["documents_s"] = round(time.perf_counter() - t0, 1)
+    for label, step in (("evidence_graph_s", update_corroboration), ("facets_s", update_facets),
+                        ("periods_s", update_periods), ("compact_copy_s", update_compact)):
+        t1 = time.perf_counter()
+        step(conn)
+        phases[label] = round(time.perf_counter() - t1, 1)
+        _log(f"{label}: {phases[label]} s")
+    conn.close()
+    build_s = time.perf_counter() - t0
+    chunks_embedded = embedder.count
+    return {"build_s": round(build_s, 1), "phases": phases, "copies": r,
+            "hash_encode_s": round(embedder.seconds, 1), "chunks_embedded": chunks_embedded,
+            "build_peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)}
+
+
+def minilm_floor(db: Path, n: int = 512) -> dict:
+    """MiniLM's encode() seconds per chunk on a sample of the index's own chunks."""
+    from trag_tui.models.embedding import load_embedder
+    from trag_tui.storage.file import connect
+    from trag_tui.storage.store import embed_text
+
+    conn = connect(db, write=False)
+    step = max(1, conn.execute("SELECT max(id) FROM chunks").fetchone()[0] // (n * 3))
+    rows = conn.execute(
+        "SELECT d.title, c.text FROM chunks c JOIN documents d ON d.id = c.document_id "
+        "WHERE c.searchable = 1 AND c.id % ? = 0 LIMIT ?", (step, n)).fetchall()
+    conn.close()
+    texts = [embed_text(t, x) for t, x in rows]
+    model = load_embedder(None)
+    model.encode(texts[:8])
+    t0 = time.perf_counter()
+    for i in range(0, len(texts), 64):
+        model.encode(texts[i:i + 64])
+    return {"sample_chunks": len(texts), "s_per_chunk": (time.perf_counter() - t0) / len(texts)}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--chunks", type=int, default=1_000_000)
+    ap.add_argument("--index", type=Path, help="reuse this index (or build it here when absent)")
+    ap.add_argument("--build-only", action="store_true", help="build the index and stop")
+    ap.add_argument("--build-record", type=Path,
+                    help="a JSON file holding the build's figures (written by a build, read on reuse)")
+    ap.add_argument("--queries", type=int, default=120)
+    ap.add_argument("--json", action="store_true", help="print one JSON object (the default)")
+    args = ap.parse_args()
+    if not (SHARED / "corpora").is_dir():
+        sys.exit("the shared corpora are not beside the repository")
+    tmp = tempfile.TemporaryDirectory()
+    db = args.index or Path(tmp.name) / "scale.db"
+    record: dict = {}
+    if not db.exists():
+        record = build(db, args.chunks)
+        record.update(minilm_floor(db))
+        if args.build_record:
+            args.build_record.write_text(json.dumps(record))
+    elif args.build_record and args.build_record.exists():
+        record = json.loads(args.build_record.read_text())
+    if args.build_only:
+        print(json.dumps(record, indent=2))
+        return
+    print(json.dumps(measure(db, args.queries, record), indent=2))
+
+
+if __name__ == "__main__":
+    main()
