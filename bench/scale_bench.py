@@ -175,6 +175,112 @@ def minilm_floor(db: Path, n: int = 512) -> dict:
     return {"sample_chunks": len(texts), "s_per_chunk": (time.perf_counter() - t0) / len(texts)}
 
 
+COLD = """
+import sys, time, datetime as dt
+sys.path.insert(0, {repo!r})
+from trag_tui.storage.index import open_index
+from trag_tui.retrieval.modes import search
+from trag_tui.settings import Settings
+t0 = time.perf_counter()
+s = Settings.load(db={db!r}, embedder="hash")
+idx = open_index(s.db, s)
+res = search(idx, {q!r}, as_of=dt.date(2025, 11, 22), k=10)
+print((time.perf_counter() - t0) * 1000, len(res.hits))
+"""
+
+
+def _pct(values: list[float], share: float) -> float:
+    values = sorted(values)
+    return round(values[min(len(values) - 1, int(share * len(values)))], 1)
+
+
+def measure(db: Path, n: int, record: dict) -> dict:
+    """Warm latency per mode, the first question cold, recall of the compact first pass."""
+    import numpy as np
+
+    sys.path.insert(0, str(REPO / "bench"))
+    from search_bench import queries
+
+    from trag_tui.retrieval.candidates import DenseMatrix, DayRange
+    from trag_tui.retrieval.modes import Retriever, search
+    from trag_tui.settings import Settings
+    from trag_tui.storage.index import open_index
+
+    settings = Settings.load(db=db, embedder="hash")
+    idx = open_index(db, settings)
+    chunks = idx.conn.execute("SELECT count(*) FROM chunks WHERE searchable = 1").fetchone()[0]
+    backend_compact = None
+    qs = queries(n)
+    retriever = Retriever(idx, settings)
+    for q, as_of in qs[:5]:
+        search(idx, q, as_of=as_of, retriever=retriever)  # warm-up: the session's aids load
+    by_mode: dict[str, list[float]] = {}
+    ranges = []
+    for q, as_of in qs:
+        retriever._qvec_cache.clear()  # the query embedding is part of the measured time
+        t0 = time.perf_counter()
+        res = search(idx, q, as_of=as_of, retriever=retriever)
+        by_mode.setdefault(res.query.intent, []).append((time.perf_counter() - t0) * 1000)
+        tq = res.query
+        lo = None if tq.start is None else (tq.start - dt.date(1970, 1, 1)).days
+        hi = None if tq.end is None else (tq.end - dt.date(1970, 1, 1)).days
+        ranges.append((tq.semantic_query or q, DayRange(lo, hi, include_undated=tq.start is None)))
+    from trag_tui.retrieval.backends import backend_of
+
+    backend_compact = backend_of(idx)._compact()
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    # Recall@10 of the two passes against exact search, over each question's own day range.
+    recall = None
+    if backend_compact is not None:
+        exact = DenseMatrix(idx.conn)
+        hits = total = 0
+        for text, days in ranges:
+            v = idx.embedder.encode([text])[0]
+            want = {u for u, _ in exact.search(v, 10, days)}
+            got = {u for u, _ in backend_compact.search(v, 10, days)}
+            hits += len(want & got)
+            total += len(want)
+        recall = round(hits / max(1, total), 4)
+        del exact
+    cold = subprocess.run(
+        [sys.executable, "-c", COLD.format(repo=str(REPO), db=str(db),
+                                            q="What did the Dallas Fed report about energy prices?")],
+        capture_output=True, text=True, check=True).stdout.split()
+    size = sum(p.stat().st_size for p in db.parent.glob(db.name + "*") if p.is_file())
+    vec_bytes = idx.conn.execute(
+        "SELECT sum(length(vectors)) FROM chunk_vectors_vector_chunks00").fetchone()[0] or 0
+    code_bytes = idx.conn.execute("SELECT sum(length(code)) FROM chunk_codes").fetchone()[0] or 0
+    idx.close()
+    floor = record.get("s_per_chunk")
+    rest = None
+    if record.get("build_s") and record.get("chunks_embedded"):
+        rest = (record["build_s"] - record["hash_encode_s"]) / record["chunks_embedded"]
+    names = {"point_in_time": "point_in_time", "current": "current", "evolution": "evolution",
+             "comparison": "comparison", "none": "none"}
+    return {
+        "embedder": "hash-384 (deterministic hash vectors of real corpus text)",
+        "chunks": chunks,
+        "quantised": backend_compact is not None,
+        "modes": {names.get(m, m): {"p50_ms": round(statistics.median(t), 1), "p95_ms": _pct(t, 0.95),
+                                     "queries": len(t)} for m, t in sorted(by_mode.items())},
+        "cold_first_ms": round(float(cold[0]), 1),
+        "quantised_recall@10": recall,
+        "file_mb": round(size / 2**20, 1),
+        "vectors_mb": round(vec_bytes / 2**20, 1),
+        "codes_mb": round(code_bytes / 2**20, 1),
+        "build_s": record.get("build_s"),
+        "build_phases": record.get("phases"),
+        "peak_rss_mb": round(peak),
+        "build_peak_rss_mb": record.get("build_peak_rss_mb"),
+        "indexing": None if rest is None or floor is None else {
+            "derived": "MiniLM encode() s/chunk measured on a sample of this index's chunks in the "
+                       "build's run; everything else s/chunk = (build_s - hash encode s) / chunks "
+                       "at full size; ratio = floor / (floor + rest)",
+            "minilm_encode_s_per_chunk": round(floor, 5), "rest_s_per_chunk": round(rest, 6),
+            "ratio": round(floor / (floor + rest), 3)},
+    }
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--chunks", type=int, default=1_000_000)
