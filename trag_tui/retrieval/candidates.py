@@ -26,6 +26,11 @@ MAX_DF_SHARE = 0.35
 # Together the chosen words may match at most this share of the chunks (or MIN_POSTINGS).
 POSTINGS_SHARE = 0.1
 MIN_POSTINGS = 2000
+# ...and never more than this many, whatever the index's size: scoring a match costs a few
+# microseconds, so a question's words are read in tens of milliseconds at a million chunks too.
+# A word matching more than this alone is left to the dense side (below 57,000 chunks no word
+# does: MAX_DF_SHARE drops it first).
+MAX_POSTINGS = 20_000
 VEC_K_LIMIT = 4096  # sqlite-vec's ceiling on k
 # Words that frame a question rather than name its subject ("how soon could…", "approximately
 # how much…", "according to the White House"): rare in reports, so rarest-first they would take
@@ -107,10 +112,11 @@ class Vocabulary:
                 continue
             scored[token] = df
         picked: list[str] = []
-        budget = max(MIN_POSTINGS, int(POSTINGS_SHARE * self.total))
+        budget = min(MAX_POSTINGS, max(MIN_POSTINGS, int(POSTINGS_SHARE * self.total)))
         used = 0
         for t in sorted(scored, key=lambda t: (scored[t], t)):
-            if len(picked) >= MAX_TERMS or (picked and used + scored[t] > budget):
+            if len(picked) >= MAX_TERMS or (picked and used + scored[t] > budget) \
+                    or scored[t] > MAX_POSTINGS:
                 break
             picked.append(t)
             used += scored[t]

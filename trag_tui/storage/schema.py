@@ -191,6 +191,10 @@ def problems(conn: sqlite3.Connection, *, first_only: bool = False,
         row = conn.execute("SELECT length(embedding) FROM chunk_vectors LIMIT 1").fetchone()
         if row is not None and row[0] != 4 * dim:
             found.append(f"stored vectors have {row[0] // 4} dimensions, meta says {dim}")
+    if thorough and dim is not None and not found:
+        from . import quantised  # it writes through the store, which imports this module
+
+        found += quantised.problems(conn, dim)
     return found
 
 
