@@ -154,6 +154,125 @@ def build(db: Path, target: int) -> dict:
             "build_peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)}
 
 
+def replicate(base: Path, db: Path, target: int) -> dict:
+    """Write `target` searchable chunks (whole documents) into a new index file by copying a
+    finished index (one `index` made, with its evidence graph, facets and periods) over and
+    over in SQL: copy r is dated r × SHIFT_YEARS years earlier (its spoken periods and told
+    days with it), has its own ids and source ids, and its vectors are the originals moved a
+    little at random and normalised (cosine about 0.95 to the original), so no two copies embed
+    alike. The text is the same in every copy. Minutes where indexing the same chunks takes
+    hours on a shared machine; it measures search, not indexing (see `build`)."""
+    import numpy as np
+
+    from trag_tui.storage.db import get_meta, transaction
+    from trag_tui.storage.file import connect
+    from trag_tui.storage.store import UNKNOWN_DAY, as_blob, ensure_embedder, sign_code
+
+    t0 = time.perf_counter()
+    src = connect(base, write=False)
+    name, dim = get_meta(src, "embedder"), int(get_meta(src, "embedding_dim"))
+    ids, days, blobs = [], [], []
+    for uid, blob, day in src.execute("SELECT chunk_id, embedding, day FROM chunk_vectors"):
+        ids.append(uid)
+        blobs.append(blob)
+    vec_ids = np.asarray(ids, dtype=np.int64)
+    vectors = np.frombuffer(b"".join(blobs), dtype="<f4").reshape(len(blobs), dim)
+    del blobs
+    counts = src.execute("SELECT document_id, count(*) FROM chunks WHERE searchable = 1 "
+                         "GROUP BY document_id ORDER BY document_id").fetchall()
+    max_doc = src.execute("SELECT max(id) FROM documents").fetchone()[0]
+    max_chunk = src.execute("SELECT max(id) FROM chunks").fetchone()[0]
+    max_file = src.execute("SELECT max(id) FROM files").fetchone()[0]
+    src.close()
+    conn = connect(db)
+    ensure_embedder(conn, name, dim)
+    conn.execute("ATTACH DATABASE ? AS base", (str(base),))
+    conn.execute("PRAGMA foreign_keys = OFF")  # rows are copied whole, parents with children
+    rng = np.random.default_rng(7)
+    total, r = 0, 0
+    with transaction(conn):
+        conn.execute("INSERT OR REPLACE INTO meta SELECT key, value FROM base.meta "
+                     "WHERE key NOT IN ('embedder', 'embedding_dim', 'index_id')")
+        conn.execute("INSERT INTO facets SELECT * FROM base.facets")
+        conn.execute("INSERT INTO facet_aliases SELECT * FROM base.facet_aliases")
+    while total < target:
+        last_doc, n = max_doc, 0
+        for doc, c in counts:
+            if total + n >= target:
+                last_doc = doc - 1
+                break
+            n += c
+        doff, coff, foff = r * (max_doc + 1), r * (max_chunk + 1), r * (max_file + 1)
+        shift = f"-{SHIFT_YEARS * r} years"
+        new_day = ("CAST(julianday(date(d.date, ?)) - 2440587.5 AS INTEGER)")
+        with transaction(conn):
+            conn.execute(
+                "INSERT INTO files (id, path, size, mtime_ns, content_hash, complete, documents, "
+                "note, indexed_at, error) SELECT id + ?, path || '~' || ?, size, mtime_ns, "
+                "content_hash, complete, documents, note, indexed_at, error FROM base.files",
+                (foff, r))
+            conn.execute(
+                "INSERT INTO documents (id, file_id, ordinal, source_id, title, speaker, date, day, "
+                "date_source, content_hash, meta) SELECT d.id + ?, d.file_id + ?, d.ordinal, "
+                "d.source_id || '~' || ?, d.title, d.speaker, date(d.date, ?), "
+                f"CASE WHEN d.day IS NULL THEN NULL ELSE {new_day} END, d.date_source, "
+                "d.content_hash, d.meta FROM base.documents d WHERE d.id <= ?",
+                (doff, foff, r, shift, shift, last_doc))
+            conn.execute(
+                "INSERT INTO chunks (id, document_id, ordinal, parent_id, searchable, text, "
+                "start_char, end_char, day, content_hash, signature, centrality, pagerank, "
+                "cluster_id, told_day) SELECT c.id + ?, c.document_id + ?, c.ordinal, "
+                "c.parent_id + ?, c.searchable, c.text, c.start_char, c.end_char, d.day, "
+                "c.content_hash, c.signature, c.centrality, c.pagerank, c.cluster_id + ?, "
+                "c.told_day + (d.day - c.day) FROM base.chunks c JOIN main.documents d "
+                "ON d.id = c.document_id + ? WHERE c.document_id <= ?",
+                (coff, doff, coff, coff, doff, last_doc))
+            conn.execute(
+                "INSERT INTO chunk_fts (rowid, text, title) SELECT c.id, c.text, d.title "
+                "FROM main.chunks c JOIN main.documents d ON d.id = c.document_id "
+                "WHERE c.searchable = 1 AND c.id BETWEEN ? AND ?", (coff, coff + max_chunk))
+            conn.execute(
+                "INSERT INTO chunk_edges SELECT e.a + ?, e.b + ?, e.weight FROM base.chunk_edges e "
+                "WHERE e.b + ? IN (SELECT id FROM main.chunks) AND e.a + ? IN "
+                "(SELECT id FROM main.chunks)", (coff, coff, coff, coff))
+            conn.execute("INSERT INTO document_facets SELECT facet_id, document_id + ? "
+                         "FROM base.document_facets WHERE document_id <= ?", (doff, last_doc))
+            conn.execute("INSERT INTO facet_seen SELECT document_id + ? FROM base.facet_seen "
+                         "WHERE document_id <= ?", (doff, last_doc))
+            conn.execute("INSERT INTO periods_seen SELECT document_id + ? FROM base.periods_seen "
+                         "WHERE document_id <= ?", (doff, last_doc))
+            conn.execute(
+                "INSERT INTO chunk_periods (chunk_id, start_day, end_day, source, expression) "
+                "SELECT p.chunk_id + ?, p.start_day + coalesce(n.day - o.day, 0), "
+                "p.end_day + coalesce(n.day - o.day, 0), p.source, p.expression "
+                "FROM base.chunk_periods p JOIN base.chunks o ON o.id = p.chunk_id "
+                "JOIN main.chunks n ON n.id = p.chunk_id + ?", (coff, coff))
+            day_of = dict(conn.execute(
+                "SELECT id, coalesce(day, ?) FROM main.chunks WHERE searchable = 1 "
+                "AND id BETWEEN ? AND ?", (UNKNOWN_DAY, coff, coff + max_chunk)))
+            keep = np.asarray([int(u) + coff in day_of for u in vec_ids])
+            moved = vectors[keep]
+            if r:
+                noise = rng.standard_normal(moved.shape).astype(np.float32)
+                noise *= 0.33 * np.linalg.norm(moved, axis=1, keepdims=True) / np.sqrt(dim)
+                moved = moved + noise
+                moved /= np.linalg.norm(moved, axis=1, keepdims=True)
+            rows = [(int(u) + coff, b, day_of[int(u) + coff])
+                    for u, b in zip(vec_ids[keep], as_blob(moved))]
+            conn.executemany("INSERT INTO chunk_vectors (chunk_id, embedding, day) VALUES (?, ?, ?)",
+                             rows)
+            conn.executemany("INSERT INTO chunk_codes (chunk_id, day, code) VALUES (?, ?, ?)",
+                             ((u, d, sign_code(b)) for u, b, d in rows))
+        total += n
+        _log(f"copy {r}: {total} searchable chunks, {time.perf_counter() - t0:.0f} s")
+        r += 1
+    conn.execute("PRAGMA foreign_keys = ON")
+    conn.execute("DETACH DATABASE base")
+    conn.close()
+    return {"replicated_s": round(time.perf_counter() - t0, 1), "copies": r,
+            "replicated_peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)}
+
+
 def minilm_floor(db: Path, n: int = 512) -> dict:
     """MiniLM's encode() seconds per chunk on a sample of the index's own chunks."""
     from trag_tui.models.embedding import load_embedder
@@ -286,6 +405,8 @@ def main() -> None:
     ap.add_argument("--chunks", type=int, default=1_000_000)
     ap.add_argument("--index", type=Path, help="reuse this index (or build it here when absent)")
     ap.add_argument("--build-only", action="store_true", help="build the index and stop")
+    ap.add_argument("--from-index", type=Path,
+                    help="make the index by copying this finished index in SQL (replicate())")
     ap.add_argument("--build-record", type=Path,
                     help="a JSON file holding the build's figures (written by a build, read on reuse)")
     ap.add_argument("--queries", type=int, default=120)
@@ -296,7 +417,11 @@ def main() -> None:
     tmp = tempfile.TemporaryDirectory()
     db = args.index or Path(tmp.name) / "scale.db"
     record: dict = {}
-    if not db.exists():
+    if not db.exists() and args.from_index:
+        record = replicate(args.from_index, db, args.chunks)
+        if args.build_record:
+            args.build_record.write_text(json.dumps(record))
+    elif not db.exists():
         record = build(db, args.chunks)
         record.update(minilm_floor(db))
         if args.build_record:
