@@ -238,11 +238,8 @@ class CompactSearch:
         mask = (codes.days >= lo) & (codes.days <= hi)
         if within is not None:
             mask &= _row_mask(self, codes.ids, within)
-        rows = None if mask.all() else np.flatnonzero(mask)
-        if rows is not None and not len(rows):
-            return []
         pool = min(VEC_K_LIMIT, max(self.pool, limit))
-        picked = codes.nearest(vector, rows, pool)
+        picked = codes.nearest(vector, None if mask.all() else mask, pool)
         key = np.asarray(vector, dtype=np.float32).tobytes()
         if key != self._kept_for or len(self._kept) > 8 * VEC_K_LIMIT:
             self._kept, self._kept_for = {}, key

@@ -153,17 +153,34 @@ class CompactMatrix:
             out.append(word.view("<u8"))
         return out[0], out[1], out[2]
 
-    def nearest(self, vector: np.ndarray, rows: np.ndarray | None, pool: int) -> np.ndarray:
-        """Row numbers of the `pool` codes nearest the vector's (among `rows`, if given), ties by
-        row. The distance is the Hamming distance over the dimensions the question gives weight,
-        with its stronger half counted twice: closer to the cosine than plain Hamming, so a
-        smaller pool keeps the exact top ten (RealTimeQA's MiniLM vectors: recall@10 0.99 from
-        the best 200, where plain Hamming needs 400)."""
+    def nearest(self, vector: np.ndarray, inside: np.ndarray | None, pool: int) -> np.ndarray:
+        """Row numbers of the `pool` codes nearest the vector's (among the rows the boolean mask
+        `inside` keeps, if given), ties by row. The distance is the Hamming distance over the
+        dimensions the question gives weight, with its stronger half counted twice: closer to
+        the cosine than plain Hamming, so a smaller pool keeps the exact top ten (RealTimeQA's
+        MiniLM vectors: recall@10 0.99 from the best 200, where plain Hamming needs 400)."""
+        kept = len(self.ids) if inside is None else int(inside.sum())
+        if kept == 0:
+            return np.zeros(0, dtype=np.int64)
+        # A narrow range: only its rows are scored; a wide one: every row (copying most rows
+        # costs more than scoring them), the rest then set beyond any distance.
+        rows = np.flatnonzero(inside) if inside is not None and kept * 4 < len(self.ids) else None
+        dist = self._distances(vector, rows)
+        if inside is not None and rows is None:
+            dist[~inside] = np.iinfo(np.uint16).max
+        pool = min(pool, kept)
+        cum = np.cumsum(np.bincount(dist))
+        cut = int(np.searchsorted(cum, pool))  # the distance that completes the pool
+        below = np.flatnonzero(dist < cut)
+        at = np.flatnonzero(dist == cut)[:pool - len(below)]
+        picked = np.concatenate([below, at])
+        return picked if rows is None else rows[picked]
+
+    def _distances(self, vector: np.ndarray, rows: np.ndarray | None) -> np.ndarray:
+        """The weighted Hamming distance of every row (or of `rows`) to the vector's code."""
         q, mask, strong = self.query_words(vector)
         words = self.words if rows is None else self.words[:, rows]
         n = words.shape[1]
-        if n == 0:
-            return np.zeros(0, dtype=np.int64)
         dist = np.zeros(n, dtype=np.uint16)
         scratch = np.empty(n, dtype=np.uint64)
         counts = np.empty(n, dtype=np.uint8)
@@ -179,12 +196,4 @@ class CompactMatrix:
                 np.bitwise_and(scratch, strong[w], out=scratch)
                 np.bitwise_count(scratch, out=counts)
                 np.add(dist, counts, out=dist)
-        if pool >= n:
-            picked = np.arange(n)
-        else:
-            cum = np.cumsum(np.bincount(dist, minlength=1))
-            cut = int(np.searchsorted(cum, pool))  # the distance that completes the pool
-            below = np.flatnonzero(dist < cut)
-            at = np.flatnonzero(dist == cut)[:pool - len(below)]
-            picked = np.concatenate([below, at])
-        return picked if rows is None else rows[picked]
+        return dist
