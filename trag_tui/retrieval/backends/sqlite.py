@@ -55,8 +55,7 @@ class SQLiteBackend:
         conn = self.index.conn
         inside = self._inside(scope, within)
         compact = self._compact()
-        if compact is not None and not (within is not None and inside is not None
-                                        and len(inside) <= compact.pool):
+        if compact is not None:  # a large index: its vectors are never all read (or held)
             return compact.search(vector, limit, days, within=inside)
         if session:
             matrix = self.index.derived("dense_matrix", lambda: DenseMatrix(conn))
