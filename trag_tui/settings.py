@@ -92,7 +92,7 @@ class Settings:
     # auto from `quantise_above` searchable chunks up (exact below), on, or off (always exact).
     quantise: str = "auto"
     quantise_above: int = 250_000
-    rescore: int = 200
+    rescore: int = 300
     # generation knobs
     max_tokens: int = 384
     n_ctx: int = 4096
