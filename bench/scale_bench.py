@@ -171,8 +171,8 @@ def replicate(base: Path, db: Path, target: int) -> dict:
     t0 = time.perf_counter()
     src = connect(base, write=False)
     name, dim = get_meta(src, "embedder"), int(get_meta(src, "embedding_dim"))
-    ids, days, blobs = [], [], []
-    for uid, blob, day in src.execute("SELECT chunk_id, embedding, day FROM chunk_vectors"):
+    ids, blobs = [], []
+    for uid, blob in src.execute("SELECT chunk_id, embedding FROM chunk_vectors"):
         ids.append(uid)
         blobs.append(blob)
     vec_ids = np.asarray(ids, dtype=np.int64)
@@ -385,10 +385,9 @@ def _pct(values: list[float], share: float) -> float:
 
 def measure(db: Path, n: int, record: dict) -> dict:
     """Warm latency per mode, the first question cold, recall of the compact first pass."""
-    import numpy as np
 
 
-    from trag_tui.retrieval.candidates import DenseMatrix, DayRange
+    from trag_tui.retrieval.candidates import DayRange, DenseMatrix
     from trag_tui.retrieval.modes import Retriever, search
     from trag_tui.settings import Settings
     from trag_tui.storage.index import open_index

@@ -18,11 +18,15 @@ import json
 import numpy as np
 
 from .db import has_table, sqlite3, transaction
-from .store import sign_code
 
 TABLE = "chunk_codes"
 BATCH = 4096
 _ALL = np.uint64(0xFFFF_FFFF_FFFF_FFFF)
+
+
+def sign_code(blob: bytes) -> bytes:
+    """A stored-form vector's compact copy: one bit a dimension, set where it is positive."""
+    return np.packbits(np.frombuffer(blob, dtype="<f4") > 0, bitorder="little").tobytes()
 
 
 def code_bytes(dim: int) -> int:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from ..errors import IndexFileError
 from ..models.embedding import BUNDLED_NAME, HASH_NAME
-from . import db, vector_table
+from . import db, quantised, vector_table
 from .db import (
     MIGRATIONS_TABLE_SQL,
     apply_migrations,
@@ -192,8 +192,6 @@ def problems(conn: sqlite3.Connection, *, first_only: bool = False,
         if row is not None and row[0] != 4 * dim:
             found.append(f"stored vectors have {row[0] // 4} dimensions, meta says {dim}")
     if thorough and dim is not None and not found:
-        from . import quantised  # it writes through the store, which imports this module
-
         found += quantised.problems(conn, dim)
     return found
 

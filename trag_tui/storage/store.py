@@ -19,6 +19,7 @@ from ..documents import Document
 from ..errors import EmbedderError
 from ..models.embedding import usable
 from .db import get_meta, has_table, id_batches, set_meta, sqlite3
+from .quantised import sign_code
 from .schema import vector_table_sql
 
 EPOCH = dt.date(1970, 1, 1)
@@ -199,11 +200,6 @@ def insert_documents(
                             (chunk_id, vday, sign_code(vectors[h])))
                 new_chunk_ids.append(chunk_id)
     return new_chunk_ids
-
-
-def sign_code(blob: bytes) -> bytes:
-    """A stored-form vector's compact copy: one bit a dimension, set where it is positive."""
-    return np.packbits(np.frombuffer(blob, dtype="<f4") > 0, bitorder="little").tobytes()
 
 
 def usable_blob(blob: bytes | None) -> bool:
