@@ -57,19 +57,27 @@ def update_compact(conn: sqlite3.Connection) -> dict:
         removed = conn.execute(
             f"DELETE FROM {TABLE} WHERE chunk_id NOT IN (SELECT rowid FROM chunk_vectors_rowids)"
         ).rowcount
-    missing = [r[0] for r in conn.execute(
-        f"SELECT rowid FROM chunk_vectors_rowids WHERE rowid NOT IN (SELECT chunk_id FROM {TABLE}) "
-        "ORDER BY rowid")]
-    for start in range(0, len(missing), BATCH):
-        part = missing[start:start + BATCH]
-        rows = conn.execute(
-            "SELECT chunk_id, embedding, day FROM chunk_vectors "
-            "WHERE chunk_id IN (SELECT value FROM json_each(?))", (json.dumps(part),)).fetchall()
-        with transaction(conn):
-            conn.executemany(f"INSERT INTO {TABLE} (chunk_id, day, code) VALUES (?, ?, ?)",
-                             ((uid, day, sign_code(blob)) for uid, blob, day in rows))
-        added += len(rows)
+    missing = {r[0] for r in conn.execute(
+        f"SELECT rowid FROM chunk_vectors_rowids WHERE rowid NOT IN (SELECT chunk_id FROM {TABLE})")}
+    if not missing:
+        return {"added": 0, "removed": removed}
+    # One pass over the vector table: sqlite-vec reads a list of ids by scanning it whole.
+    rows = []
+    for uid, blob, day in conn.execute("SELECT chunk_id, embedding, day FROM chunk_vectors"):
+        if uid in missing:
+            rows.append((uid, day, sign_code(blob)))
+            if len(rows) >= BATCH:
+                added += _insert(conn, rows)
+                rows = []
+    added += _insert(conn, rows)
     return {"added": added, "removed": removed}
+
+
+def _insert(conn: sqlite3.Connection, rows: list[tuple[int, int, bytes]]) -> int:
+    if rows:
+        with transaction(conn):
+            conn.executemany(f"INSERT INTO {TABLE} (chunk_id, day, code) VALUES (?, ?, ?)", rows)
+    return len(rows)
 
 
 def problems(conn: sqlite3.Connection, dim: int) -> list[str]:
@@ -94,21 +102,23 @@ def problems(conn: sqlite3.Connection, dim: int) -> list[str]:
     if stray:
         found.append(f"compact vectors: {stray} code(s) belong to no vector")
     differ = 0
-    last = 0
-    while True:
-        rows = conn.execute(
-            f"SELECT chunk_id, day, code FROM {TABLE} WHERE chunk_id > ? ORDER BY chunk_id LIMIT ?",
-            (last, BATCH)).fetchall()
-        if not rows:
-            break
-        last = rows[-1][0]
-        stored = {uid: (day, code) for uid, day, code in rows}
-        for uid, blob, day in conn.execute(
-                "SELECT chunk_id, embedding, day FROM chunk_vectors "
-                "WHERE chunk_id IN (SELECT value FROM json_each(?))", (json.dumps(list(stored)),)):
-            have = stored[uid]
-            if have[0] != day or have[1] != sign_code(blob):
-                differ += 1
+    batch: dict[int, tuple[int, bytes]] = {}
+
+    def compare() -> int:
+        stored = {uid: (day, code) for uid, day, code in conn.execute(
+            f"SELECT chunk_id, day, code FROM {TABLE} WHERE chunk_id IN "
+            "(SELECT value FROM json_each(?))", (json.dumps(list(batch)),))}
+        return sum(1 for uid, have in stored.items() if have != batch[uid])
+
+    # One pass over the vector table (sqlite-vec scans it whole for any list of ids); the codes
+    # are looked up by id, a batch at a time.
+    for uid, blob, day in conn.execute("SELECT chunk_id, embedding, day FROM chunk_vectors"):
+        batch[uid] = (day, sign_code(blob))
+        if len(batch) >= BATCH:
+            differ += compare()
+            batch = {}
+    if batch:
+        differ += compare()
     if differ:
         found.append(f"compact vectors: {differ} code(s) differ from their vector's signs or day")
     return found
