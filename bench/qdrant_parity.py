@@ -2,10 +2,12 @@
 
 For each corpus with development questions (LoCoMo, RealTimeQA) and the Beige Book questions,
 indexes the documents (hash embedder by default, --real for MiniLM), pushes the index to
-Qdrant's local mode in memory, and runs `trag-tui eval` on both backends in one run: recall@5,
+Qdrant's local mode in memory (or, with --url, to a Qdrant server, in a collection of its own
+that is dropped afterwards), and runs `trag-tui eval` on both backends in one run: recall@5,
 leak rate and comparison contamination side by side. Prints JSON.
 Usage: python bench/qdrant_parity.py [--limit 200] [--corpus locomo ...] [--real]
        [--index realtimeqa=rtqa.db]  (an index built earlier, copied before the push)
+       [--url http://HOST:6333]  (a server; QDRANT_API_KEY is read for its key)
 """
 from __future__ import annotations
 
@@ -39,7 +41,10 @@ KEYS = ("recall", "mrr", "leak_rate", "comparison_contamination", "temporal_prec
 
 
 def run(name: str, docs: Path, questions: Path, limit: int | None, real: bool, tmp: Path,
-        lexical: str, built: Path | None = None) -> dict:
+        lexical: str, built: Path | None = None, url: str | None = None) -> dict:
+    import os
+    import uuid
+
     from qdrant_client import QdrantClient
 
     db = tmp / f"{name}.db"
@@ -55,21 +60,34 @@ def run(name: str, docs: Path, questions: Path, limit: int | None, real: bool, t
         idx = open_index(db, settings, create=True)
         Indexer(idx.conn, idx.path, idx.embedder, settings).run([docs])
     index_s = time.perf_counter() - t0
-    client = QdrantClient(":memory:")
-    pushed = push(idx, Target(collection="trag"), client=client)
+    if url is None:
+        client, target = QdrantClient(":memory:"), Target(collection="trag")
+    else:
+        client = QdrantClient(url=url, api_key=os.environ.get("QDRANT_API_KEY"), timeout=120)
+        target = Target(collection=f"parity_{name}_{uuid.uuid4().hex[:8]}", url=url)
+    try:
+        return _compare(idx, client, target, questions, limit, lexical, index_s)
+    finally:
+        if url is not None:
+            client.delete_collection(target.collection)
+        idx.close()
+
+
+def _compare(idx, client, target: Target, questions: Path, limit: int | None, lexical: str,
+             index_s: float) -> dict:
+    pushed = push(idx, target, client=client)
     qas = load_qa(questions, None, limit)
     out = {"questions": len(qas), "chunks": pushed.chunks, "index_seconds": round(index_s, 1),
            "push_seconds": round(pushed.seconds, 1)}
     for label in ("sqlite", "qdrant"):
         if label == "qdrant":
             words = Vocabulary(idx.conn).terms if lexical == "picked" else None
-            idx.use_backend(QdrantBackend(Target(collection="trag"), client=client, vocabulary=words))
+            idx.use_backend(QdrantBackend(target, client=client, vocabulary=words))
         t0 = time.perf_counter()
         report = evaluate(idx, qas, k=5, baseline=False)
         out[label] = {k: report["engine"][k] for k in KEYS}
         out[label]["seconds"] = round(time.perf_counter() - t0, 1)
     out["recall_gap"] = round(abs((out["sqlite"]["recall"] or 0) - (out["qdrant"]["recall"] or 0)), 4)
-    idx.close()
     return out
 
 
@@ -82,8 +100,10 @@ def main() -> None:
     ap.add_argument("--real", action="store_true", help="the bundled MiniLM instead of the hash embedder")
     ap.add_argument("--lexical", choices=["picked", "all"], default="picked",
                     help="Qdrant's sparse query: the words FTS5 is asked for (as --backend does), or every stem")
+    ap.add_argument("--url", help="a Qdrant server (http://HOST:PORT) instead of local mode")
     args = ap.parse_args()
-    out = {"embedder": "MiniLM" if args.real else "hash", "lexical": args.lexical}
+    out = {"embedder": "MiniLM" if args.real else "hash", "lexical": args.lexical,
+           "qdrant": args.url or "local mode, in memory"}
     with tempfile.TemporaryDirectory() as tmp:
         for name in args.corpus or sorted(SETS):
             docs, questions = SETS[name]
@@ -92,7 +112,7 @@ def main() -> None:
                 continue
             built = dict(i.split("=", 1) for i in args.index).get(name)
             out[name] = run(name, docs, questions, args.limit or None, args.real, Path(tmp),
-                            args.lexical, Path(built) if built else None)
+                            args.lexical, Path(built) if built else None, args.url)
             print(json.dumps({name: out[name]}), file=sys.stderr)
     print(json.dumps(out, indent=2))
 

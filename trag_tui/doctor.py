@@ -169,7 +169,8 @@ def _fill(old, new, report: CopyReport) -> None:
 
     have = entries(old)
     targets = [r[1] for r in new.execute("PRAGMA table_list") if r[2] == "table"
-               and r[0] == "main" and not r[1].startswith(("sqlite_", "_migrations"))]
+               and r[0] == "main" and not r[1].startswith(("sqlite_", "_migrations"))
+               and r[1] != "chunk_codes"]  # made again from the copied vectors, never copied
     order = {n: i for i, n in enumerate(entries(new))}
     for table in sorted(targets, key=lambda t: order.get(t, 1 << 30)):
         report.rows[table], report.dropped[table] = _copy_table(old, new, table, have, report)
@@ -198,8 +199,10 @@ def _fill(old, new, report: CopyReport) -> None:
             f"{len(missing)} documents had no usable vector and were left out; run "
             "`trag-tui index` on the same folders (same embedder) to add them again")
     from .corroboration import update_corroboration
+    from .storage.quantised import update_compact
 
     update_corroboration(new)
+    update_compact(new)
 
 
 def _without_vectors(conn: sqlite3.Connection) -> list[int]:

@@ -271,6 +271,11 @@ class Indexer:
         from .periods import update_periods
 
         summary.periods = update_periods(self.conn)
+        # The vectors' compact copy (storage.quantised): written beside each vector, and given
+        # here to an index made before it existed.
+        from .storage.quantised import update_compact
+
+        update_compact(self.conn)
         summary.chunks_embedded = state.chunks_embedded
         summary.chunks_reused = state.chunks_reused
         summary.seconds = round(time.monotonic() - started, 3)

@@ -29,12 +29,13 @@ RANGES: dict[str, tuple[float, float]] = {
     "evolution_pool": (1, 100_000), "evolution_floor": (0, 1), "max_tokens": (1, 131_071),
     "n_ctx": (256, 131_072), "temperature": (0, 10), "threads": (0, 1024),
     "read_seconds": (0, 86_400), "expand_passes": (0, 3), "judge_seconds": (0.001, 86_400),
+    "quantise_above": (0, 10**12), "rescore": (1, 4096),
 }
 #: The words each word-valued setting may be.
 CHOICES: dict[str, tuple[str, ...]] = {
     "device": ("cpu", "cuda", "auto"), "fusion": ("rrf", "sum"),
     "decay": ("rational", "exp", "rank"), "scope": ("auto", "none"),
-    "time": ("auto", "said", "about"), "hot": ("on", "off"),
+    "time": ("auto", "said", "about"), "hot": ("on", "off"), "quantise": ("auto", "on", "off"),
 }
 #: The settings whose value is a comma-separated list of these words ("none" or "" for none).
 LISTS: dict[str, tuple[str, ...]] = {
@@ -99,6 +100,11 @@ class Settings:
     # Where candidates come from: None, the index file; qdrant://HOST:PORT/COLLECTION or a folder
     # that `trag-tui push --to` filled: the same engine over a Qdrant collection.
     backend: str | None = None
+    # Dense search over the vectors' sign bits first, then the best `rescore` of them exactly:
+    # auto from `quantise_above` searchable chunks up (exact below), on, or off (always exact).
+    quantise: str = "auto"
+    quantise_above: int = 250_000
+    rescore: int = 300
     # generation knobs
     max_tokens: int = 384
     n_ctx: int = 4096

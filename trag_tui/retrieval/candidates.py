@@ -26,6 +26,11 @@ MAX_DF_SHARE = 0.35
 # Together the chosen words may match at most this share of the chunks (or MIN_POSTINGS).
 POSTINGS_SHARE = 0.1
 MIN_POSTINGS = 2000
+# ...and never more than this many, whatever the index's size: scoring a match costs a few
+# microseconds, so a question's words are read in tens of milliseconds at a million chunks too.
+# A word matching more than this alone is left to the dense side (below 57,000 chunks no word
+# does: MAX_DF_SHARE drops it first).
+MAX_POSTINGS = 20_000
 VEC_K_LIMIT = 4096  # sqlite-vec's ceiling on k
 # Words that frame a question rather than name its subject ("how soon could…", "approximately
 # how much…", "according to the White House"): rare in reports, so rarest-first they would take
@@ -107,10 +112,11 @@ class Vocabulary:
                 continue
             scored[token] = df
         picked: list[str] = []
-        budget = max(MIN_POSTINGS, int(POSTINGS_SHARE * self.total))
+        budget = min(MAX_POSTINGS, max(MIN_POSTINGS, int(POSTINGS_SHARE * self.total)))
         used = 0
         for t in sorted(scored, key=lambda t: (scored[t], t)):
-            if len(picked) >= MAX_TERMS or (picked and used + scored[t] > budget):
+            if len(picked) >= MAX_TERMS or (picked and used + scored[t] > budget) \
+                    or scored[t] > MAX_POSTINGS:
                 break
             picked.append(t)
             used += scored[t]
@@ -170,13 +176,85 @@ class DenseMatrix:
 
     def _rows(self, within: np.ndarray) -> np.ndarray:
         """Row mask of the chunk ids `within`, kept per scope for the session."""
-        key = (len(within), hash(within.tobytes()))
-        cache = self.__dict__.setdefault("_row_masks", {})
-        if key not in cache:
-            if len(cache) > 64:
-                cache.clear()
-            cache[key] = np.isin(self.ids, within)
-        return cache[key]
+        return _row_mask(self, self.ids, within)
+
+
+def rescored(conn: sqlite3.Connection, vector: np.ndarray, ids: np.ndarray, limit: int,
+             kept: dict[int, np.ndarray] | None = None) -> Ranked:
+    """The chunk ids `ids` ranked by the exact cosine of their full vectors, best first (ties
+    by id): the second pass after the compact copy's first. Each vector is read by its id (a
+    look-up in the vector table, not a scan); `kept` holds vectors read before, by id."""
+    if not len(ids):
+        return []
+    kept = {} if kept is None else kept
+    dim = len(vector)
+    found, rows = [], []
+    for uid in ids.tolist():
+        row = kept.get(uid)
+        if row is None:
+            got = conn.execute("SELECT embedding FROM chunk_vectors WHERE chunk_id = ?",
+                               (uid,)).fetchone()
+            if got is None or not isinstance(got[0], bytes) or len(got[0]) != 4 * dim:
+                continue
+            row = kept[uid] = np.frombuffer(got[0], dtype="<f4")
+        found.append(uid)
+        rows.append(row)
+    if not found:
+        return []
+    matrix = np.vstack(rows)
+    q = np.asarray(vector, dtype=np.float32)
+    q = q / (np.linalg.norm(q) or 1.0)
+    sims = (matrix @ q) / np.maximum(np.linalg.norm(matrix, axis=1), 1e-12)
+    order = np.lexsort((np.asarray(found), -sims))
+    order = order[np.isfinite(sims[order])][:min(limit, VEC_K_LIMIT)]
+    return [(int(found[i]), float(sims[i])) for i in order]
+
+
+class CompactSearch:
+    """Dense search of a large index in two passes: Hamming distance over every chunk's sign
+    bits (storage.quantised) inside the day range and scope, then the exact cosine of the best
+    `pool` from their full vectors. Serves a single question and a session alike: the codes
+    are read once (48 bytes a chunk) and the full vectors only for the few hundred rescored."""
+
+    def __init__(self, conn: sqlite3.Connection, dim: int, pool: int):
+        from ..storage.quantised import CompactMatrix
+
+        self.conn = conn
+        self.codes = CompactMatrix(conn, dim)
+        self.pool = pool
+        # The full vectors read for the last question: its day ranges and scopes (a comparison's
+        # periods, the named source's passages) rescore many of the same chunks.
+        self._kept: dict[int, np.ndarray] = {}
+        self._kept_for = b""
+
+    def search(self, vector: np.ndarray, limit: int, days: DayRange,
+               within: np.ndarray | None = None) -> Ranked:
+        """As DenseMatrix.search: nearest chunks by cosine inside the day range (and among the
+        sorted chunk ids `within`), best first."""
+        codes = self.codes
+        if not len(codes) or limit <= 0:
+            return []
+        lo, hi = days.bounds()
+        mask = (codes.days >= lo) & (codes.days <= hi)
+        if within is not None:
+            mask &= _row_mask(self, codes.ids, within)
+        pool = min(VEC_K_LIMIT, max(self.pool, limit))
+        picked = codes.nearest(vector, None if mask.all() else mask, pool)
+        key = np.asarray(vector, dtype=np.float32).tobytes()
+        if key != self._kept_for or len(self._kept) > 8 * VEC_K_LIMIT:
+            self._kept, self._kept_for = {}, key
+        return rescored(self.conn, vector, codes.ids[picked], limit, self._kept)
+
+
+def _row_mask(holder, ids: np.ndarray, within: np.ndarray) -> np.ndarray:
+    """Row mask of the chunk ids `within` among `ids`, kept per scope on `holder`."""
+    key = (len(within), hash(within.tobytes()))
+    cache = holder.__dict__.setdefault("_row_masks", {})
+    if key not in cache:
+        if len(cache) > 64:
+            cache.clear()
+        cache[key] = np.isin(ids, within)
+    return cache[key]
 
 
 def fts_candidates(
@@ -398,5 +476,5 @@ def passage(conn: sqlite3.Connection, chunk_id: int) -> str:
     return row[0] if row else ""
 
 
-__all__ = ["DayRange", "Vocabulary", "DenseMatrix", "LexicalMatches", "fts_candidates", "dense_candidates", "chunk_info",
+__all__ = ["DayRange", "Vocabulary", "DenseMatrix", "CompactSearch", "rescored", "LexicalMatches", "fts_candidates", "dense_candidates", "chunk_info",
            "passage", "from_day"]

@@ -237,6 +237,11 @@ def _dir_writable(folder: Path) -> bool:
         return False
 
 
+#: Steps a file can be read without: what they add only speeds a search up, so a read-only
+#: file from before them is searched as it is (the compact vectors: exactly, vector by vector).
+READ_WITHOUT = frozenset({"0008_compact_vectors.sql"})
+
+
 def _migrate(conn: sqlite3.Connection, path: Path, readonly: bool = False) -> None:
     app_id = conn.execute("PRAGMA application_id").fetchone()[0]
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
@@ -250,7 +255,7 @@ def _migrate(conn: sqlite3.Connection, path: Path, readonly: bool = False) -> No
     known = db.migrations()
     if readonly:
         applied = {r[0] for r in conn.execute("SELECT name FROM _migrations")}
-        pending = [m.name for m in known if m.name not in applied]
+        pending = [m.name for m in known if m.name not in applied and m.name not in READ_WITHOUT]
         if pending:
             raise IndexFileError(
                 f"{path} needs schema steps {', '.join(pending)}, which a read-only file cannot "

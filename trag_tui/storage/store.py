@@ -19,6 +19,7 @@ from ..documents import Document
 from ..errors import EmbedderError
 from ..models.embedding import usable
 from .db import get_meta, has_table, id_batches, set_meta, sqlite3
+from .quantised import sign_code
 from .schema import vector_table_sql
 
 EPOCH = dt.date(1970, 1, 1)
@@ -156,6 +157,7 @@ def insert_documents(
     `vectors` holds each searchable chunk's vector by its hash; a chunk with none that a
     distance can use (its text has no words) is stored without one and found by words only."""
     new_chunk_ids: list[int] = []
+    codes = has_table(conn, "chunk_codes")
     for p in docs:
         d = p.doc
         day = to_day(d.date)
@@ -187,10 +189,15 @@ def insert_documents(
                     (chunk_id, chunk.text, d.title),
                 )
                 if usable_blob(vectors.get(h)):  # a chunk without words has no vector
+                    vday = UNKNOWN_DAY if day is None else day
                     conn.execute(
                         "INSERT INTO chunk_vectors (chunk_id, embedding, day) VALUES (?, ?, ?)",
-                        (chunk_id, vectors[h], UNKNOWN_DAY if day is None else day),
+                        (chunk_id, vectors[h], vday),
                     )
+                    if codes:
+                        conn.execute(
+                            "INSERT INTO chunk_codes (chunk_id, day, code) VALUES (?, ?, ?)",
+                            (chunk_id, vday, sign_code(vectors[h])))
                 new_chunk_ids.append(chunk_id)
     return new_chunk_ids
 

@@ -16,6 +16,7 @@ from .. import scoring
 from ..candidates import (
     VEC_K_LIMIT,
     ChunkInfo,
+    CompactSearch,
     DayRange,
     DenseMatrix,
     LexicalMatches,
@@ -53,6 +54,9 @@ class SQLiteBackend:
               session: bool = False, within: np.ndarray | None = None) -> scoring.Ranked:
         conn = self.index.conn
         inside = self._inside(scope, within)
+        compact = self._compact()
+        if compact is not None:  # a large index: its vectors are never all read (or held)
+            return compact.search(vector, limit, days, within=inside)
         if session:
             matrix = self.index.derived("dense_matrix", lambda: DenseMatrix(conn))
             return matrix.search(vector, limit, days, within=inside)
@@ -62,6 +66,22 @@ class SQLiteBackend:
             return dense_candidates(conn, vector, limit, days)
         # vec0 cannot filter by document: the nearest of the whole range, then the scope's
         return scoring.only(dense_candidates(conn, vector, VEC_K_LIMIT, days), inside)[:limit]
+
+    def _compact(self) -> CompactSearch | None:
+        """The two-pass dense search, when the settings and the index's size ask for it and
+        every vector has its code; None: exact search (vec0, or the vectors in memory)."""
+        s = self.index.settings
+        if s.quantise == "off" or self.index.meta("embedding_dim") is None:
+            return None
+        conn = self.index.conn
+        if s.quantise == "auto":
+            from ...storage.quantised import vector_count
+
+            if self.index.derived("vector_count", lambda: vector_count(conn)) < s.quantise_above:
+                return None
+        dim = int(self.index.meta("embedding_dim") or 0)
+        search = self.index.derived("compact_search", lambda: CompactSearch(conn, dim, s.rescore))
+        return search if search.codes.whole else None
 
     def chunk_info(self, ids: list[int]) -> dict[int, ChunkInfo]:
         return chunk_info(self.index.conn, ids)
