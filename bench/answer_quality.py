@@ -234,6 +234,23 @@ def summarise(rows: list[dict], pipeline: str, with_choices: bool, with_f1: bool
     return out
 
 
+def retrieved(idx, name: str, q: dict, settings: Settings, retriever: Retriever,
+              cache: dict) -> tuple:
+    """A question's search result with its passages and roles, from `cache` when it holds
+    them (keyed by set, id, question and as-of), and whether they were fetched afresh."""
+    key = (name, q["id"], q["question"], q["as_of"])
+    fresh = key not in cache
+    if fresh:
+        as_of = dt.date.fromisoformat(q["as_of"]) if q["as_of"] else dt.date.today()
+        result = search(idx, q["question"], as_of=as_of, k=settings.k, settings=settings,
+                        retriever=retriever)
+        cache[key] = (result, fetch_quotes(idx.conn, result.hits))
+    result, quotes = cache[key]
+    passages = {c: t for c, (t, _) in quotes.items()}
+    roles = {c: r for c, (_, r) in quotes.items()}
+    return result, passages, roles, fresh
+
+
 def run_set(name: str, db: Path, pipelines: list[str], records, limit: int | None,
             cache_path: Path | None = None) -> dict:
     settings = Settings.load(db=db)
@@ -251,17 +268,8 @@ def run_set(name: str, db: Path, pipelines: list[str], records, limit: int | Non
     fresh = False
     rows = []
     for i, q in enumerate(qs, 1):
-        as_of = dt.date.fromisoformat(q["as_of"]) if q["as_of"] else dt.date.today()
-        key = (name, q["id"], q["question"], q["as_of"])
-        if key in cache:
-            result, quotes = cache[key]
-        else:
-            result = search(idx, q["question"], as_of=as_of, k=settings.k, settings=settings,
-                            retriever=retriever)
-            quotes = fetch_quotes(idx.conn, result.hits)
-            cache[key], fresh = (result, quotes), True
-        passages = {c: t for c, (t, _) in quotes.items()}
-        roles = {c: r for c, (_, r) in quotes.items()}
+        result, passages, roles, new = retrieved(idx, name, q, settings, retriever, cache)
+        fresh = fresh or new
         row = {"set": name, "id": q["id"], "question": q["question"], "golds": q["golds"],
                "choices": q["choices"]}
         listed = None

@@ -41,6 +41,7 @@ from bench.answer_quality import (  # noqa: E402
     QUESTIONS,
     holds,
     load_questions,
+    retrieved,
     sources_text,
     token_f1,
     uncited,
@@ -48,9 +49,8 @@ from bench.answer_quality import (  # noqa: E402
 from trag_tui.answering.events import Done  # noqa: E402
 from trag_tui.answering.hot import is_current  # noqa: E402
 from trag_tui.answering.pipeline import answer  # noqa: E402
-from trag_tui.answering.sources import fetch_quotes  # noqa: E402
 from trag_tui.models.generation import load_generator  # noqa: E402
-from trag_tui.retrieval.modes import Retriever, search  # noqa: E402
+from trag_tui.retrieval.modes import Retriever  # noqa: E402
 from trag_tui.settings import Settings  # noqa: E402
 from trag_tui.storage.index import open_index  # noqa: E402
 
@@ -193,17 +193,8 @@ def run_set(name: str, db: Path, args, records) -> dict:
             print(f"\nstopped at {args.until} UTC after {i - 1} of {len(qs)} questions",
                   file=sys.stderr)
             break
-        as_of = dt.date.fromisoformat(q["as_of"]) if q["as_of"] else dt.date.today()
-        key = (name, q["id"], q["question"], q["as_of"])
-        if key in cache:
-            result, quotes = cache[key]
-        else:
-            result = search(idx, q["question"], as_of=as_of, k=settings.k, settings=settings,
-                            retriever=retriever)
-            quotes = fetch_quotes(idx.conn, result.hits)
-            cache[key], fresh = (result, quotes), True
-        passages = {c: t for c, (t, _) in quotes.items()}
-        roles = {c: r for c, (_, r) in quotes.items()}
+        result, passages, roles, new = retrieved(idx, name, q, settings, retriever, cache)
+        fresh = fresh or new
         embedder.seen.clear()
         row = {"set": name, "id": q["id"], "gold": q["gold"], "mode": result.mode,
                "current": is_current(result)}
