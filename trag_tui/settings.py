@@ -100,7 +100,8 @@ class Settings:
     # Where candidates come from: None, the index file; qdrant://HOST:PORT/COLLECTION or a folder
     # that `trag-tui push --to` filled: the same engine over a Qdrant collection.
     backend: str | None = None
-    # Dense search over the vectors' sign bits first, then the best `rescore` of them exactly:
+    # Dense search over the vectors' sign bits first, then the best `rescore` of them (at least
+    # four times the candidates asked for) exactly:
     # auto from `quantise_above` searchable chunks up (exact below), on, or off (always exact).
     quantise: str = "auto"
     quantise_above: int = 250_000

@@ -238,7 +238,7 @@ class CompactSearch:
         mask = (codes.days >= lo) & (codes.days <= hi)
         if within is not None:
             mask &= _row_mask(self, codes.ids, within)
-        pool = min(VEC_K_LIMIT, max(self.pool, limit))
+        pool = min(VEC_K_LIMIT, max(self.pool, 4 * limit))
         picked = codes.nearest(vector, None if mask.all() else mask, pool)
         key = np.asarray(vector, dtype=np.float32).tobytes()
         if key != self._kept_for or len(self._kept) > 8 * VEC_K_LIMIT:
