@@ -234,6 +234,22 @@ def summarise(rows: list[dict], pipeline: str, with_choices: bool, with_f1: bool
     return out
 
 
+def load_cache(path: Path | None) -> dict:
+    """The retrieval cache an earlier run stored at `path` (pickle: only a file this bench
+    wrote), or an empty one."""
+    if path is None or not path.exists():
+        return {}
+    with path.open("rb") as fh:
+        return pickle.load(fh)  # noqa: S301 - a file this bench wrote
+
+
+def save_cache(path: Path | None, cache: dict, fresh: bool) -> None:
+    """Store the retrieval cache when a run added to it."""
+    if path is not None and fresh:
+        with path.open("wb") as fh:
+            pickle.dump(cache, fh)
+
+
 def retrieved(idx, name: str, q: dict, settings: Settings, retriever: Retriever,
               cache: dict) -> tuple:
     """A question's search result with its passages and roles, from `cache` when it holds
@@ -261,10 +277,7 @@ def run_set(name: str, db: Path, pipelines: list[str], records, limit: int | Non
     qs = load_questions(name, QUESTIONS[name])
     if limit:
         qs = qs[:limit]
-    cache: dict = {}
-    if cache_path is not None and cache_path.exists():
-        with cache_path.open("rb") as fh:
-            cache = pickle.load(fh)  # noqa: S301 - a file this bench wrote
+    cache = load_cache(cache_path)
     fresh = False
     rows = []
     for i, q in enumerate(qs, 1):
@@ -302,9 +315,7 @@ def run_set(name: str, db: Path, pipelines: list[str], records, limit: int | Non
             records.flush()
         print(f"{name} {i}/{len(qs)}", file=sys.stderr, end="\r")
     idx.close()
-    if cache_path is not None and fresh:
-        with cache_path.open("wb") as fh:
-            pickle.dump(cache, fh)
+    save_cache(cache_path, cache, fresh)
     print(file=sys.stderr)
     out = {p: summarise(rows, p, name == "realtimeqa", name == "locomo") for p in pipelines}
     if "whole" in out and "grounded" in out:

@@ -28,7 +28,6 @@ import argparse
 import dataclasses
 import datetime as dt
 import json
-import pickle
 import statistics
 import sys
 import time
@@ -40,8 +39,10 @@ sys.path.insert(0, str(REPO))
 from bench.answer_quality import (  # noqa: E402
     QUESTIONS,
     holds,
+    load_cache,
     load_questions,
     retrieved,
+    save_cache,
     sources_text,
     token_f1,
     uncited,
@@ -170,13 +171,10 @@ def run_set(name: str, db: Path, args, records) -> dict:
     judge = load_generator(dataclasses.replace(settings, model=args.judge)) if args.judge else None
     off = dataclasses.replace(settings, hot="off")
     on = dataclasses.replace(settings, hot="on")
-    cache: dict = {}
     cache_path = args.retrieval_cache
     if cache_path is not None and len(args.set) > 1:
         cache_path = cache_path.with_name(f"{cache_path.stem}.{name}{cache_path.suffix}")
-    if cache_path is not None and cache_path.exists():
-        with cache_path.open("rb") as fh:
-            cache = pickle.load(fh)  # noqa: S301 - a file this bench wrote
+    cache = load_cache(cache_path)
     fresh = False
     qs = all_questions(name)
     total = len(qs)
@@ -219,9 +217,7 @@ def run_set(name: str, db: Path, args, records) -> dict:
             records.flush()
         print(f"{name} {i}/{len(qs)}", file=sys.stderr, end="\r")
     idx.close()
-    if cache_path is not None and fresh:
-        with cache_path.open("wb") as fh:
-            pickle.dump(cache, fh)
+    save_cache(cache_path, cache, fresh)
     print(file=sys.stderr)
     out = summarise(rows, args.budget if judge is not None else None)
     out["questions_in_set"] = total
