@@ -42,7 +42,6 @@ from .ranking import (
     off_subject,
     published_in,
     ranker_cuts,
-    told_of,
 )
 from .sources import Source
 
@@ -94,14 +93,6 @@ def choose(q, mode: str, ranked: Sequence[Candidate], sources: list[Source],
 # -- choosing the sentences ------------------------------------------------------------------
 
 
-def _story(c: Candidate, ranked: Sequence[Candidate]) -> Candidate:
-    """For a headline, its story's best sentence (the headline itself when the source has none
-    to quote); any other sentence is its own story."""
-    if c.position != HEADLINE:
-        return c
-    return next((o for o in ranked if o.source is c.source and o.position != HEADLINE), c)
-
-
 def _finer_than_year(c: Candidate) -> bool:
     """Does the sentence name a month or a day (or a day relative to when it was said)?"""
     return any(month or day for _, month, day in dates(c.sentence)) or \
@@ -113,17 +104,6 @@ def _salience(c: Candidate, question: str) -> int:
     counts = [max(len(re.findall(rf"\b{re.escape(part)}\b", c.source.passage)) for part in name.split())
               for name in new_names(c.sentence, question)]
     return max(counts, default=0)
-
-
-def _giving(lines: list[Candidate], question: str, kind: str | None) -> list[Candidate]:
-    """Of a period's lines, those that give what was asked (all of them when none does): "How
-    has inflation developed?" is answered for each period by a line with its rate in it. Every
-    line gives a date, its source's, which the quote shows beside it: "When did Gina make a
-    video?" is answered by "I have developed a video presentation…" of 13 June 2023, not by
-    "Last week was wild" of July."""
-    if kind is None or kind == "date":
-        return lines
-    return [c for c in lines if holds(c, question, kind)] or lines
 
 
 def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = None,
@@ -138,7 +118,7 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
     type asks for (no person, no figure), the best one from the same source that has it. An
     open question ("what did X say about Y") gets a short excerpt: the best sentence and the
     source's other strong ones, in the order they were said, and a second source when it is
-    nearly as good. A headline that answers best is shown above its story's best sentence.
+    nearly as good.
     `full` is the question as asked, as for `rank`.
     """
     if not ranked:
@@ -160,7 +140,6 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
                    for g in groups}
         said = {id(c): content_words(c.sentence) for g in groups for c in best_of[g]}
         told = any(subject & words for words in said.values())
-        about = content_words(question) - en.NOT_ABOUT
         for g in groups:
             # The period's best line that speaks of the subject when another period's does:
             # "The UK has lost its clear global leadership position on climate action" shares
@@ -172,32 +151,11 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
                 lines = [c for c in lines if published_in(c, spans[g])] or lines
             if not lines:
                 continue  # a period with nothing on the subject is left out, not misquoted
-            lines = _giving(lines, full, kind)
-            # of the lines nearly as good, the one that says most of what was asked about:
-            # 2010's "Total NHS spending will rise…" shares only "spending" with "Trend in
-            # defence spending", "spending 2 per cent of GDP on defence" both words
-            near = [c for c in lines[1:] if c.score >= cuts.period_near * lines[0].score
-                    and not en.ASKS.search(c.sentence)]
-            first = max(lines[:1] + near, key=lambda c: len(about & said[id(c)]))
-            picks.append(first)
-            # a period whose best line is a headline is quoted from the story under it
-            story = _story(first, ranked)
-            if story is not first:
-                picks.append(story)
+            picks.append(lines[0])
         if picks:
             return picks
-    best = ranked[0]
-    top = _story(best, ranked)  # a headline says what the story is; the quote comes from it
-    picks = [top] + ([best] if best is not top else [])
-    if mode == "decay" and kind in ("date", "number") and told_of(top):
-        # The present state is the newest time the source speaks of: "Bank Rate peaked at 5.25
-        # per cent between August 2023 and August 2024." is followed by "Since then the
-        # Committee has reduced it five times, … and August 2025, …", which is quoted with it.
-        then = next((c for c in ranked if c.source is top.source and top.position >= 0
-                     and c.position == top.position + 1), None)
-        if then is not None and told_of(then) > told_of(top) \
-                and then.score >= cuts.join_next * best.score and holds(then, full, kind):
-            picks.append(then)
+    best = top = ranked[0]
+    picks = [top]
     if kind == "person" and en.PRONOUN_SUBJECT.match(top.sentence):
         # "Tuesday night, he picked up his first Hart Trophy" answers "who?" only with the
         # sentence before it, which says who "he" is
@@ -257,11 +215,6 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
     if second is not None and second.score >= cuts.second_source * best.score \
             and (not about or about & content_words(second.source.passage)):
         picks.append(second)
-        # a second source's headline is quoted with its story too, as the first's is: "Hyundai
-        # and Kia recall: Some SUVs should be parked outside over…" says why only in its story
-        story = _story(second, ranked)
-        if story is not second:
-            picks.append(story)
     return picks
 
 

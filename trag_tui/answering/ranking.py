@@ -90,7 +90,6 @@ class Cuts:
     beside them, fitted with them (`bench/ranker.py`)."""
 
     period_floor: float = 0.5  # a line under this share of the best line of all is no answer
-    period_near: float = 0.8  # a period's line this good against its best may be quoted instead
     join: float = 0.5  # another sentence of the source joins an open question's excerpt
     join_next: float = 0.4  # ... the sentence right after a quoted one
     named_near: float = 0.6  # a sentence naming whom the source is about, against the top one
@@ -380,11 +379,6 @@ def of_period(c: Candidate, span: tuple[dt.date | None, dt.date | None]) -> bool
     lo, hi = _ordinals(span)
     return published_in(c, span) or any(a <= hi and b >= lo
                                          for a, b in _spoken(c.sentence, c.source.date))
-
-
-def told_of(c: Candidate) -> int:
-    """The newest day a ranked sentence speaks of (0 when it names none)."""
-    return _newest(c.sentence, c.source) or 0
 
 
 def _dates_a_figure(sentence: str, source: Source, period: tuple[dt.date, dt.date]) -> bool:
