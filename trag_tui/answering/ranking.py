@@ -89,6 +89,8 @@ class Cuts:
     that another sentence must reach. They read the scale the weights make, so they are data
     beside them, fitted with them (`bench/ranker.py`)."""
 
+    # off changes no quoted answer on the three sets, but it also cuts a model's evidence lines
+    # and the succession reading, which that measure does not see, so it stays
     period_floor: float = 0.5  # a line under this share of the best line of all is no answer
     join: float = 0.5  # another sentence of the source joins an open question's excerpt
     join_next: float = 0.4  # ... the sentence right after a quoted one
