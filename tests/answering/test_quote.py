@@ -981,3 +981,18 @@ def test_a_comparison_period_is_answered_only_by_a_line_of_that_period():
     picks = extract("unemployment", ranked, mode="comparison", groups=["2012", "2024"],
                     spans=spans)
     assert [c.source.number for c in picks] == [2]
+
+
+def test_each_period_is_answered_by_its_best_line_that_gives_what_was_asked():
+    """A figure asked for over time: a period's best line without one ("Inflation rose sharply
+    as energy prices climbed") gives way to its best line with the rate in it."""
+    old = Source(1, "a", "2022-10-19", "CPI", "", "x", group="2022", score=0.9)
+    new = Source(2, "b", "2024-05-22", "CPI", "", "x", group="2024", score=0.8)
+    ranked = [
+        Candidate(old, "Inflation rose sharply this year as energy prices climbed.", 1.0, 0),
+        Candidate(new, "CPI inflation was 2.0 per cent in the 12 months to May 2024.", 0.9, 0),
+        Candidate(old, "CPI inflation reached 11.1 per cent in the 12 months to October.", 0.6, 1),
+    ]
+    q = "How has inflation developed since 2021?"
+    picks = extract(q, ranked, mode="evolution", groups=["2022", "2024"])
+    assert [p.sentence.split()[3] for p in picks] == ["11.1", "2.0"]

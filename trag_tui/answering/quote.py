@@ -106,6 +106,17 @@ def _salience(c: Candidate, question: str) -> int:
     return max(counts, default=0)
 
 
+def _giving(lines: list[Candidate], question: str, kind: str | None) -> list[Candidate]:
+    """Of a period's lines, those that give what was asked (all of them when none does): "How
+    has inflation developed?" is answered for each period by a line with its rate in it. Every
+    line gives a date, its source's, which the quote shows beside it: "When did Gina make a
+    video?" is answered by "I have developed a video presentation…" of 13 June 2023, not by
+    "Last week was wild" of July."""
+    if kind is None or kind == "date":
+        return lines
+    return [c for c in lines if holds(c, question, kind)] or lines
+
+
 def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = None,
             kind: str | None = None, groups: Sequence[str] | None = None,
             full: str | None = None,
@@ -151,7 +162,10 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
                 lines = [c for c in lines if published_in(c, spans[g])] or lines
             if not lines:
                 continue  # a period with nothing on the subject is left out, not misquoted
-            picks.append(lines[0])
+            # A period's line gives what was asked where one does: the development sets hold
+            # too few evolution and comparison questions for switching it off to change an
+            # answer (ranker.py --ablate --hand), and their answers are its reason.
+            picks.append(_giving(lines, full, kind)[0])
         if picks:
             return picks
     best = top = ranked[0]
