@@ -362,20 +362,11 @@ print((time.perf_counter() - t0) * 1000, len(res.hits))
 def queries(n: int) -> list[tuple[str, dt.date]]:
     """Every question of the intent development set (all five modes, evolution and comparison
     among them), then `n` more spread evenly over the corpora's own question sets."""
-    out, rest = [], []
-    dev = SHARED / "eval" / "intent-dev.jsonl"
-    if dev.exists():
-        for line in dev.open():
-            row = json.loads(line)
-            out.append((row["query"], dt.date.fromisoformat(row["as_of"])))
-    for qa in [SHARED / "corpora" / name / "qa.jsonl" for name in ("realtimeqa", "locomo")] + [
-            REPO / "bench" / "beige_book_whole_questions.jsonl"]:
-        if qa.exists():
-            for line in qa.open():
-                row = json.loads(line)
-                rest.append((row["question"], dt.date.fromisoformat(row["question_date"])))
+    from bench.search_bench import question_pool
+
+    dev, rest = question_pool()
     step = max(1, len(rest) // max(1, n))
-    return out + rest[::step][:n]
+    return dev + rest[::step][:n]
 
 
 def _pct(values: list[float], share: float) -> float:

@@ -77,20 +77,28 @@ def build(db: Path) -> dict:
     return {"index_seconds": round(time.perf_counter() - t0, 1), "documents": summary.documents_added}
 
 
-def queries(n: int) -> list[tuple[str, dt.date]]:
-    out = []
-    dev = SHARED / "eval" / "intent-dev.jsonl"
-    if dev.exists():
-        for line in dev.open():
+def question_pool() -> tuple[list[tuple[str, dt.date]], list[tuple[str, dt.date]]]:
+    """The intent development set's questions, and the corpora's own question sets' (questions
+    that name their source, the Beige Book districts and LoCoMo's speakers, run scoped)."""
+    dev, rest = [], []
+    path = SHARED / "eval" / "intent-dev.jsonl"
+    if path.exists():
+        for line in path.open():
             row = json.loads(line)
-            out.append((row["query"], dt.date.fromisoformat(row["as_of"])))
-    # Questions that name their source (the Beige Book districts, LoCoMo's speakers) run scoped.
+            dev.append((row["query"], dt.date.fromisoformat(row["as_of"])))
     for qa in [SHARED / "corpora" / name / "qa.jsonl" for name in ("realtimeqa", "locomo")] + [
             REPO / "bench" / "beige_book_whole_questions.jsonl"]:
         if qa.exists():
             for line in qa.open():
                 row = json.loads(line)
-                out.append((row["question"], dt.date.fromisoformat(row["question_date"])))
+                rest.append((row["question"], dt.date.fromisoformat(row["question_date"])))
+    return dev, rest
+
+
+def queries(n: int) -> list[tuple[str, dt.date]]:
+    """`n` questions spread evenly over the whole pool."""
+    dev, rest = question_pool()
+    out = dev + rest
     step = max(1, len(out) // n)
     return out[::step][:n]
 
