@@ -148,7 +148,10 @@ def test_ask_batch_and_json_print_the_answer_object(tmp_path, monkeypatch):
     assert set(one) >= {"question", "claims", "dropped", "extractive", "evidence", "sources"}
 
 
-def test_ask_prints_the_quote_first_and_the_checked_sentences_beneath(tmp_path, monkeypatch):
+@pytest.fixture
+def echo_model(monkeypatch):
+    """The hash embedder, and the `echo:TEXT` generator installed as a plug-in would be (it
+    says TEXT), for as long as the test runs."""
     from importlib.metadata import EntryPoint
 
     from trag_tui.models import registry as plugins
@@ -158,6 +161,11 @@ def test_ask_prints_the_quote_first_and_the_checked_sentences_beneath(tmp_path, 
     monkeypatch.setattr(plugins, "entry_points",
                         lambda group: [echo] if group == plugins.GENERATORS else [])
     plugins.generators.cache_clear()
+    yield
+    plugins.generators.cache_clear()
+
+
+def test_ask_prints_the_quote_first_and_the_checked_sentences_beneath(tmp_path, echo_model):
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "r.md").write_text(
         "---\ndate: 2019-05-01\ntitle: Report\n---\n"
@@ -166,11 +174,8 @@ def test_ask_prints_the_quote_first_and_the_checked_sentences_beneath(tmp_path, 
     assert CliRunner().invoke(cli, ["-d", db, "index", str(tmp_path / "docs")]).exit_code == 0
     args = ["-d", db, "ask", "What was the inflation rate in 2019?", "--as-of", "2024-01-01",
             "--model", "echo:The inflation rate was 9 per cent in 2019 [1]."]
-    try:
-        r = CliRunner().invoke(cli, args)
-        j = CliRunner().invoke(cli, [*args, "--json"])
-    finally:
-        plugins.generators.cache_clear()
+    r = CliRunner().invoke(cli, args)
+    j = CliRunner().invoke(cli, [*args, "--json"])
     assert r.exit_code == 0, r.output
     quote, generated = r.stdout.split("\n\n")[:2]
     assert quote == "“The inflation rate was 9 per cent in the spring of 2019.” [1] (1 May 2019)."
@@ -180,16 +185,7 @@ def test_ask_prints_the_quote_first_and_the_checked_sentences_beneath(tmp_path, 
     assert one["answer"] == generated and "shown" not in one and not one["extractive"]
 
 
-def test_ask_explain_lists_the_judges_dropped_sources(tmp_path, monkeypatch):
-    from importlib.metadata import EntryPoint
-
-    from trag_tui.models import registry as plugins
-
-    monkeypatch.setenv("TRAG_TUI_EMBEDDER", "hash")
-    echo = EntryPoint("echo", "tests.fakes:register_echo", plugins.GENERATORS)
-    monkeypatch.setattr(plugins, "entry_points",
-                        lambda group: [echo] if group == plugins.GENERATORS else [])
-    plugins.generators.cache_clear()
+def test_ask_explain_lists_the_judges_dropped_sources(tmp_path, echo_model):
     (tmp_path / "docs").mkdir()
     for day, text in (("2019-05-01", "The inflation rate was 9 per cent in the spring of 2019."),
                       ("2019-06-01", "Inflation stayed at 9 per cent in June 2019.")):
@@ -199,11 +195,8 @@ def test_ask_explain_lists_the_judges_dropped_sources(tmp_path, monkeypatch):
     assert CliRunner().invoke(cli, ["-d", db, "index", str(tmp_path / "docs")]).exit_code == 0
     args = ["-d", db, "ask", "What was the inflation rate in 2019?", "--as-of", "2024-01-01",
             "--evidence-only", "--judge", "echo:No.", "--explain"]
-    try:
-        r = CliRunner().invoke(cli, args)
-        j = CliRunner().invoke(cli, [*args, "--json"])
-    finally:
-        plugins.generators.cache_clear()
+    r = CliRunner().invoke(cli, args)
+    j = CliRunner().invoke(cli, [*args, "--json"])
     assert r.exit_code == 0, r.output
     assert "The relevance judge kept none of the sources" in r.stdout
     assert "Relevance judge: kept 0 of 2" in r.stdout
