@@ -234,6 +234,24 @@ def summarise(rows: list[dict], pipeline: str, with_choices: bool, with_f1: bool
     return out
 
 
+def against_key(answer: str, golds: list[str], choices: list[str]) -> dict:
+    """An answer's text (citations left out) against its key: whether it holds a gold answer,
+    its best token F1, and the wrong choices it names (those that hold no gold)."""
+    said = uncited(answer)
+    wrong = [c for c in choices if not any(holds(g, c) or holds(c, g) for g in golds)
+             and holds(said, c)]
+    return {"correct": any(holds(said, g) for g in golds),
+            "f1": max(token_f1(said, g) for g in golds), "wrong_choice": wrong}
+
+
+def write_record(records, row: dict) -> None:
+    """One question's row as a line of the --records file, flushed (a run stopped early keeps
+    what it measured)."""
+    if records is not None:
+        records.write(json.dumps(row, ensure_ascii=False) + "\n")
+        records.flush()
+
+
 def load_cache(path: Path | None) -> dict:
     """The retrieval cache an earlier run stored at `path` (pickle: only a file this bench
     wrote), or an empty one."""
@@ -301,18 +319,12 @@ def run_set(name: str, db: Path, pipelines: list[str], records, limit: int | Non
                 extra = {"extractive": done.extractive, "dropped": len(done.dropped),
                          "first_token": token}
             listed = listed if listed is not None else sources_text(srcs)
-            said = uncited(text)
-            wrong = [c for c in q["choices"] if not any(holds(g, c) or holds(c, g) for g in q["golds"])
-                     and holds(said, c)]
-            row[p] = {"answer": text, "correct": any(holds(said, g) for g in q["golds"]),
-                      "f1": max(token_f1(said, g) for g in q["golds"]),
+            row[p] = {"answer": text, **against_key(text, q["golds"], q["choices"]),
                       "unsupported": unsupported_terms(text, sources_text(srcs), q["question"]),
-                      "wrong_choice": wrong, "first": first, "total": total, **extra}
+                      "first": first, "total": total, **extra}
         row["ceiling"] = any(holds(listed or "", g) for g in q["golds"])
         rows.append(row)
-        if records is not None:
-            records.write(json.dumps(row, ensure_ascii=False) + "\n")
-            records.flush()
+        write_record(records, row)
         print(f"{name} {i}/{len(qs)}", file=sys.stderr, end="\r")
     idx.close()
     save_cache(cache_path, cache, fresh)

@@ -38,14 +38,14 @@ sys.path.insert(0, str(REPO))
 
 from bench.answer_quality import (  # noqa: E402
     QUESTIONS,
+    against_key,
     holds,
     load_cache,
     load_questions,
     retrieved,
     save_cache,
     sources_text,
-    token_f1,
-    uncited,
+    write_record,
 )
 from trag_tui.answering.events import Done  # noqa: E402
 from trag_tui.answering.hot import is_current  # noqa: E402
@@ -109,13 +109,10 @@ def run(result, passages, roles, settings, embedder, judge=None) -> tuple[Done, 
 def scored(done: Done | None, q: dict) -> dict:
     key = q["answer"]
     text = done.answer if done is not None else ""
-    said = uncited(text)
     out = {"answer": text}
     if key is not None:
-        wrong = [c for c in key["choices"] if not any(holds(g, c) or holds(c, g) for g in key["golds"])
-                 and holds(said, c)]
-        out.update(correct=any(holds(said, g) for g in key["golds"]),
-                   f1=max(token_f1(said, g) for g in key["golds"]), wrong_choice=bool(wrong),
+        judged = against_key(text, key["golds"], key["choices"])
+        out.update(judged, wrong_choice=bool(judged["wrong_choice"]),
                    ceiling=any(holds(sources_text(done.sources) if done else "", g)
                                for g in key["golds"]))
     return out
@@ -212,9 +209,7 @@ def run_set(name: str, db: Path, args, records) -> dict:
             for variant in args.variants:
                 row[variant] = {**scored(None, q), "seconds": 0.0}
         rows.append(row)
-        if records is not None:
-            records.write(json.dumps(row, ensure_ascii=False) + "\n")
-            records.flush()
+        write_record(records, row)
         print(f"{name} {i}/{len(qs)}", file=sys.stderr, end="\r")
     idx.close()
     save_cache(cache_path, cache, fresh)
