@@ -39,7 +39,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
 }
 #: The settings whose value is a comma-separated list of these words ("none" or "" for none).
 LISTS: dict[str, tuple[str, ...]] = {
-    "expand": ("hybrid", "hard_filter", "comparison", "evolution"),
+    "expand": ("hard_filter", "evolution", "comparison", "hybrid"),
 }
 
 

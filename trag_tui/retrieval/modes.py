@@ -15,7 +15,7 @@ import numpy as np
 
 from ..facets import Scope, facet_index
 from ..models.embedding import usable
-from ..settings import Settings
+from ..settings import CHOICES, LISTS, Settings
 from ..storage.index import Index
 from ..storage.store import from_day, to_day
 from ..temporal.calendar import iso_day
@@ -30,11 +30,11 @@ if TYPE_CHECKING:
 # Each list's scores by chunk id, for --explain ("bm25", "dense", "fused", "decay", ...), and
 # under "about" the period a chunk speaks of that placed it, in words.
 Parts = dict[str, dict[int, Any]]
-SCOPES = ("auto", "none")  # auto: scope by the speakers and sources a question names
-TIMES = ("auto", "said", "about")  # how a question's period is matched (Settings.time)
+SCOPES = CHOICES["scope"]  # auto: scope by the speakers and sources a question names
+TIMES = CHOICES["time"]  # how a question's period is matched (Settings.time)
 MODES = ("hard_filter", "decay", "evolution", "comparison", "hybrid", "blind")
 # The modes a second pass inside the period may serve (Settings.expand names those it does).
-EXPANDS = ("hard_filter", "evolution", "comparison", "hybrid")
+EXPANDS = LISTS["expand"]
 INTENT_MODE = {
     "point_in_time": "hard_filter",
     "current": "decay",
