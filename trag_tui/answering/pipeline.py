@@ -209,11 +209,7 @@ def _judge(judge: GeneratorSource, settings: Settings) -> Generator | None:
     """The relevance judge's model: the one given, else the one settings name, else none."""
     if judge is not None:
         return _resolve(judge, settings)
-    if settings.judge:
-        import dataclasses
-
-        return load_generator(dataclasses.replace(settings, model=settings.judge))
-    return None
+    return load_generator(settings.replace(model=settings.judge)) if settings.judge else None
 
 
 def _embedder_of(index):

@@ -69,18 +69,23 @@ class SQLiteBackend:
 
     def _compact(self) -> CompactSearch | None:
         """The two-pass dense search, when the settings and the index's size ask for it and
-        every vector has its code; None: exact search (vec0, or the vectors in memory)."""
-        s = self.index.settings
-        if s.quantise == "off" or self.index.meta("embedding_dim") is None:
+        every vector has its code; None: exact search (vec0, or the vectors in memory). Decided
+        once until the file changes, not at every dense query."""
+        if self.index.settings.quantise == "off":
             return None
-        conn = self.index.conn
+        return self.index.derived("compact_search", self._two_pass)
+
+    def _two_pass(self) -> CompactSearch | None:
+        s, conn = self.index.settings, self.index.conn
+        dim = self.index.meta("embedding_dim")
+        if dim is None:
+            return None
         if s.quantise == "auto":
             from ...storage.quantised import vector_count
 
-            if self.index.derived("vector_count", lambda: vector_count(conn)) < s.quantise_above:
+            if vector_count(conn) < s.quantise_above:
                 return None
-        dim = int(self.index.meta("embedding_dim") or 0)
-        search = self.index.derived("compact_search", lambda: CompactSearch(conn, dim, s.rescore))
+        search = CompactSearch(conn, int(dim or 0), s.rescore)
         return search if search.codes.whole else None
 
     def chunk_info(self, ids: list[int]) -> dict[int, ChunkInfo]:
