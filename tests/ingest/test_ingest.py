@@ -575,7 +575,7 @@ def test_read_errors_become_ingest_errors(tmp_path, monkeypatch):
     def refuse(*args, **kwargs):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr("builtins.open", refuse)
+    monkeypatch.setattr("trag_tui.regular.os.open", refuse)  # how a document is opened
     with pytest.raises(IngestError, match="^cannot read: Permission denied$"):
         read_file(path)
 
@@ -637,3 +637,28 @@ def test_a_folder_readme_is_skipped_with_a_reason(tmp_path):
     read = read_file(tmp_path / "README.md")
     assert read.documents == [] and "README" in read.skipped
     assert read_file(tmp_path / "report.md").documents[0].date == D(2021, 3, 3)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+def test_a_pipe_swapped_in_after_discovery_is_refused_not_waited_on(tmp_path):
+    import threading
+
+    from trag_tui.ingest.base import read_bytes
+
+    os.mkfifo(tmp_path / "swapped.txt")  # a reader that opened it would wait for a writer
+    raised: list[BaseException] = []
+
+    def read() -> None:
+        try:
+            read_bytes(tmp_path / "swapped.txt", 1000)
+        except BaseException as exc:  # noqa: BLE001 - what it raised is the test
+            raised.append(exc)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    reader.join(5)
+    if reader.is_alive():  # let the stuck reader go, then fail
+        with open(os.open(tmp_path / "swapped.txt", os.O_WRONLY | os.O_NONBLOCK), "wb"):
+            pass
+        pytest.fail("reading a named pipe waited for a writer")
+    assert raised and isinstance(raised[0], OSError) and "not a regular file" in str(raised[0])

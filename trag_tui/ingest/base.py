@@ -15,6 +15,7 @@ from pathlib import Path
 
 from trag_tui.documents import Document
 from trag_tui.errors import IngestError
+from trag_tui.regular import open_regular
 
 DEFAULT_MAX_BYTES = 64 * 2**20
 DEFAULT_READ_SECONDS = 20.0
@@ -33,8 +34,9 @@ Reader = Callable[..., FileRead]
 
 
 def read_bytes(path: Path, max_bytes: int) -> bytes:
-    """The file's bytes, refusing to load more than `max_bytes` even if it grew since stat()."""
-    with open(path, "rb") as f:
+    """The file's bytes, refusing to load more than `max_bytes` even if it grew since stat(),
+    and anything but a regular file even if one was swapped in since discovery."""
+    with open_regular(path) as f:
         data = f.read(max_bytes + 1)
     if len(data) > max_bytes:
         raise IngestError(f"too large (> {_size(max_bytes, whole=True)} limit)")
