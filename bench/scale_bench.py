@@ -124,8 +124,10 @@ def build(db: Path, target: int) -> dict:
             for d in docs:
                 if total >= target:
                     break
-                take.append(shifted(d, r))
-                total += searchable[id(d)]
+                copy = shifted(d, r)  # a tenth of its words left out: fewer chunks than d's
+                take.append(copy)
+                total += searchable[id(d)] if r == 0 else sum(
+                    c.searchable for c in chunk_text(copy.text, 150, 30, 450))
             if not take:
                 break
             now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
@@ -359,14 +361,30 @@ print((time.perf_counter() - t0) * 1000, len(res.hits))
 """
 
 
+PER_MODE = 24  # questions of each retrieval mode at least, where the pool holds them
+
+
 def queries(n: int) -> list[tuple[str, dt.date]]:
     """Every question of the intent development set (all five modes, evolution and comparison
-    among them), then `n` more spread evenly over the corpora's own question sets."""
+    among them), then `n` more spread evenly over the corpora's own question sets, then more of
+    those, spread evenly too, of each mode with fewer than PER_MODE: a p50 over the six
+    comparisons an even spread holds moves by the machine's noise alone."""
     from bench.search_bench import question_pool
+    from trag_tui.temporal.question import parse
 
     dev, rest = question_pool()
     step = max(1, len(rest) // max(1, n))
-    return dev + rest[::step][:n]
+    picked = dev + rest[::step][:n]
+    mode = {q: parse(q, as_of).intent for q, as_of in dev + rest}
+    have: dict[str, int] = {}
+    for q, _ in picked:
+        have[mode[q]] = have.get(mode[q], 0) + 1
+    chosen = set(picked)
+    for want in sorted({m for m in mode.values() if have.get(m, 0) < PER_MODE}):
+        more = [qa for qa in rest if mode[qa[0]] == want and qa not in chosen]
+        need = PER_MODE - have.get(want, 0)
+        picked += more[::max(1, len(more) // need)][:need] if more else []
+    return picked
 
 
 def _pct(values: list[float], share: float) -> float:

@@ -367,14 +367,16 @@ class FacetIndex:
         return Scope(tuple(sorted(found)), tuple(names), tuple(mentions),
                      bool(_REPORTING.search(question)), narrow_ids if wider else ())
 
+    # Read from the index of searchable chunks by document (migration 0009), not the chunk rows.
+    CHUNKS_SQL = ("SELECT DISTINCT c.id FROM document_facets f JOIN chunks c ON c.document_id = "
+                  "f.document_id WHERE f.facet_id IN ({marks}) AND c.searchable = 1")
+
     def chunk_ids(self, scope: Scope, narrow: bool = False) -> np.ndarray:
         """Sorted ids of the searchable chunks of the scope's documents (or its narrow part's)."""
         key = scope.narrow if narrow else scope.facet_ids
         if key not in self._chunks:
-            marks = ",".join("?" * len(key))
             ids = [r[0] for r in self.conn.execute(
-                "SELECT DISTINCT c.id FROM document_facets f JOIN chunks c ON c.document_id = f.document_id "
-                f"WHERE f.facet_id IN ({marks}) AND c.searchable = 1", key)]
+                self.CHUNKS_SQL.format(marks=",".join("?" * len(key))), key)]
             self._chunks[key] = np.asarray(sorted(ids), dtype=np.int64)
         return self._chunks[key]
 

@@ -26,11 +26,12 @@ MAX_DF_SHARE = 0.35
 # Together the chosen words may match at most this share of the chunks (or MIN_POSTINGS).
 POSTINGS_SHARE = 0.1
 MIN_POSTINGS = 2000
-# ...and never more than this many, whatever the index's size: scoring a match costs a few
-# microseconds, so a question's words are read in tens of milliseconds at a million chunks too.
-# A word matching more than this alone is left to the dense side (below 57,000 chunks no word
-# does: MAX_DF_SHARE drops it first).
-MAX_POSTINGS = 20_000
+# ...and never more than this many, whatever the index's size: scoring a match costs about a
+# microsecond, so a question's words are read in about 5 ms at a million chunks (12.6 ms at
+# 20,000). A word matching more than this alone is left to the dense side (below 29,000 chunks
+# no word does: MAX_DF_SHARE drops it first). At 136,011 chunks (a budget of 13,601 before):
+# RealTimeQA recall@5 0.745 -> 0.748, LoCoMo 0.408 -> 0.408 (hash vectors; docs/scaling.md).
+MAX_POSTINGS = 10_000
 VEC_K_LIMIT = 4096  # sqlite-vec's ceiling on k
 # Words that frame a question rather than name its subject ("how soon could…", "approximately
 # how much…", "according to the White House"): rare in reports, so rarest-first they would take

@@ -238,8 +238,9 @@ def _dir_writable(folder: Path) -> bool:
 
 
 #: Steps a file can be read without: what they add only speeds a search up, so a read-only
-#: file from before them is searched as it is (the compact vectors: exactly, vector by vector).
-READ_WITHOUT = frozenset({"0008_compact_vectors.sql"})
+#: file from before them is searched as it is (the compact vectors: exactly, vector by vector;
+#: a scope's chunks: from the chunk rows).
+READ_WITHOUT = frozenset({"0008_compact_vectors.sql", "0009_searchable_by_document.sql"})
 
 
 def _migrate(conn: sqlite3.Connection, path: Path, readonly: bool = False) -> None:
