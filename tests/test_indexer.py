@@ -195,3 +195,55 @@ def test_kill_9_leaves_a_sound_file_and_resume_completes(tmp_path):
         conn.execute("SELECT count(*) FROM chunks WHERE searchable=1").fetchone()[0]
     fts_rows = conn.execute("SELECT count(*) FROM chunk_fts").fetchone()[0]
     assert fts_rows == conn.execute("SELECT count(*) FROM chunks WHERE searchable=1").fetchone()[0]
+
+
+def _moved_folder(tmp_path):
+    folder = tmp_path / "debates"
+    folder.mkdir()
+    _jsonl(folder / "a.jsonl", 12)
+    (folder / "note.md").write_text("---\ndate: 2021-05-04\ntitle: A note\n---\nSome text about rates.\n")
+    db = tmp_path / "i.db"
+    assert _index(db, folder).documents_added == 13
+    return folder, db
+
+
+def _documents(db):
+    conn = connect(db)
+    try:
+        return sorted(r[0] for r in conn.execute("SELECT source_id FROM documents"))
+    finally:
+        conn.close()
+
+
+def test_a_moved_folder_keeps_its_documents_instead_of_adding_them_again(tmp_path):
+    folder, db = _moved_folder(tmp_path)
+    (tmp_path / "archive").mkdir()
+    moved = folder.rename(tmp_path / "archive" / "debates")
+    again = _index(db, moved)
+    assert len(again.files_moved) == 2 and again.files_indexed == 0
+    assert again.documents_added == 0 and again.documents_kept == 13 and again.chunks_embedded == 0
+    names = _documents(db)
+    assert len(names) == 13
+    # a document without an id of its own is named by its file's new path
+    assert "archive/debates/note.md" in names and "debates/note.md" not in names
+    assert _index(db, moved).files_unchanged == 2  # and is unchanged from then on
+
+
+def test_a_copy_beside_the_original_is_indexed_as_its_own_files(tmp_path):
+    import shutil
+
+    folder, db = _moved_folder(tmp_path)
+    copy = Path(shutil.copytree(folder, tmp_path / "copy"))
+    again = _index(db, copy)
+    assert not again.files_moved and again.files_indexed == 2
+    assert again.chunks_embedded == 0  # the same texts: their vectors are reused
+    assert len(_documents(db)) == 26
+
+
+def test_a_file_that_changed_as_it_moved_is_indexed_anew(tmp_path):
+    folder, db = _moved_folder(tmp_path)
+    moved = folder.rename(tmp_path / "renamed")
+    (moved / "note.md").write_text("---\ndate: 2021-05-04\ntitle: A note\n---\nOther text.\n")
+    again = _index(db, moved, prune=False)
+    assert [Path(new).name for _, new in again.files_moved] == ["a.jsonl"]
+    assert again.files_indexed == 1 and again.documents_added == 1

@@ -244,6 +244,8 @@ def _print_summary(s) -> None:
     click.echo(f"chunks: {s.chunks_embedded} embedded, {s.chunks_reused} reused; {s.seconds:.1f}s")
     if s.files_pruned:
         click.echo(f"pruned {s.files_pruned} files that are gone")
+    if s.files_moved:
+        click.echo(f"moved {len(s.files_moved)} files: their documents were kept, not added again")
     # Names and reasons come from the user's files: one line each, whatever they hold.
     for path, why in s.files_skipped:
         click.echo(f"  skipped {safe_line(path)}: {safe_line(why)}")

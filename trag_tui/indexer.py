@@ -89,6 +89,7 @@ class Summary:
     chunks_embedded: int = 0
     chunks_reused: int = 0
     files_pruned: int = 0
+    files_moved: list[tuple[str, str]] = field(default_factory=list)  # (from, to): same bytes
     corroboration: dict = field(default_factory=dict)
     periods: dict = field(default_factory=dict)  # documents read for the periods they speak of
     seconds: float = 0.0
@@ -172,6 +173,7 @@ class Indexer:
         self.settings = settings
         self.default_date = default_date
         self.progress = progress or (lambda p: None)
+        self._gone: dict[str, list[tuple]] | None = None  # files whose path is gone: _moved_from
         if is_readonly(conn):
             raise IndexFileError(
                 f"read-only: {db_path} (or its folder) cannot be written; searching only"
@@ -220,6 +222,7 @@ class Indexer:
 
     def _run(self, paths: list[Path], prune: bool, summary: Summary) -> Summary:
         started = time.monotonic()
+        self._gone = None  # listed again on this run's first new file
         files = list(discover(paths))
         state = Progress(files_total=len(files))
         sizes = {}
@@ -327,6 +330,22 @@ class Indexer:
                              (st.st_mtime_ns, st.st_size, row[0]))
             self._unchanged(path, row, summary)
             return
+        moved = None if row else self._moved_from(digest)
+        if moved is not None:
+            # The same bytes, and the path they were indexed at is gone: the folder was moved
+            # or renamed. Its documents are kept under the new path, not added a second time.
+            with transaction(conn):
+                conn.execute("UPDATE files SET path = ?, mtime_ns = ?, size = ? WHERE id = ?",
+                             (key, st.st_mtime_ns, st.st_size, moved[0]))
+                # a document without an id of its own is named by its file's path
+                conn.execute(
+                    "UPDATE documents SET source_id = :new || substr(source_id, length(:old) + 1) "
+                    "WHERE file_id = :id AND (source_id = :old OR "
+                    "substr(source_id, 1, length(:old) + 1) = :old || '#')",
+                    {"new": key, "old": moved[7], "id": moved[0]})
+            summary.files_moved.append((moved[7], str(path)))
+            self._unchanged(path, moved, summary)
+            return
         try:
             read = read_file(
                 path,
@@ -378,6 +397,23 @@ class Indexer:
                 (len(read.documents), file_id),
             )
         summary.files_indexed += 1
+
+    def _moved_from(self, digest: str) -> tuple | None:
+        """The row of a file indexed whole with these bytes (`digest`) whose path is gone
+        (nothing at all there, not even a broken link), taken once, or None. The gone files are
+        listed on the run's first new file: one look at the files table, not one per file. A
+        path kept with escaped bytes (a name that is not UTF-8) is never taken for gone: it
+        cannot be looked up."""
+        if self._gone is None:
+            base = Path(os.path.abspath(self.db_path)).parent
+            self._gone = {}
+            for row in self.conn.execute(
+                    "SELECT id, size, mtime_ns, content_hash, complete, documents, error, path "
+                    "FROM files WHERE complete = 1 ORDER BY id"):
+                if "\\x" not in row[7] and not os.path.lexists(base / row[7]):
+                    self._gone.setdefault(row[3], []).append(row)
+        rows = self._gone.get(digest)
+        return rows.pop(0) if rows else None
 
     @staticmethod
     def _unchanged(path: Path, row: tuple, summary: Summary) -> None:
