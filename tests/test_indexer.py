@@ -38,13 +38,18 @@ def _index(db: Path, *paths: Path, prune: bool = False, **kw):
         conn.close()
 
 
-def test_reindex_unchanged_does_nothing_and_changed_file_is_redone(tmp_path):
-    folder = tmp_path / "docs"
+def _indexed_folder(tmp_path, n: int, name: str = "docs"):
+    """A folder of a JSONL file of `n` documents and a note, indexed once."""
+    folder = tmp_path / name
     folder.mkdir()
-    _jsonl(folder / "a.jsonl", 30)
+    _jsonl(folder / "a.jsonl", n)
     (folder / "note.md").write_text("---\ndate: 2021-05-04\ntitle: A note\n---\nSome text about rates.\n")
     db = tmp_path / "i.db"
-    first = _index(db, folder)
+    return folder, db, _index(db, folder)
+
+
+def test_reindex_unchanged_does_nothing_and_changed_file_is_redone(tmp_path):
+    folder, db, first = _indexed_folder(tmp_path, 30)
     assert first.documents_added == 31 and first.files_indexed == 2
     second = _index(db, folder)
     assert second.documents_added == 0 and second.files_unchanged == 2 and second.chunks_embedded == 0
@@ -198,12 +203,8 @@ def test_kill_9_leaves_a_sound_file_and_resume_completes(tmp_path):
 
 
 def _moved_folder(tmp_path):
-    folder = tmp_path / "debates"
-    folder.mkdir()
-    _jsonl(folder / "a.jsonl", 12)
-    (folder / "note.md").write_text("---\ndate: 2021-05-04\ntitle: A note\n---\nSome text about rates.\n")
-    db = tmp_path / "i.db"
-    assert _index(db, folder).documents_added == 13
+    folder, db, first = _indexed_folder(tmp_path, 12, "debates")
+    assert first.documents_added == 13
     return folder, db
 
 
