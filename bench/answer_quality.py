@@ -340,39 +340,65 @@ def run_set(name: str, db: Path, pipelines: list[str], records, limit: int | Non
     return out
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def set_arguments(ap: argparse.ArgumentParser) -> None:
+    """The options every answer bench takes: its question sets, records, cache and summary."""
     ap.add_argument("--set", action="append", default=[], metavar="NAME=INDEX",
                     help="a question set (sample, realtimeqa, locomo) and its index file")
-    ap.add_argument("--pipelines", default="whole,grounded")
     ap.add_argument("--records", type=argparse.FileType("w"), help="per-question JSONL")
-    ap.add_argument("--limit", type=int, help="first N questions only (for a quick look)")
     ap.add_argument("--retrieval-cache", type=Path, metavar="FILE",
                     help="reuse (or first store) each question's sources: re-measure answer "
                          "rules without searching again")
     ap.add_argument("--summarise", type=Path, metavar="RECORDS",
                     help="print the figures of an earlier run's --records file instead of running")
+
+
+def sets(ap: argparse.ArgumentParser, args: argparse.Namespace) -> list[tuple[str, Path]]:
+    """The `--set NAME=INDEX` pairs, each set known."""
+    out = []
+    for item in args.set:
+        name, _, db = item.partition("=")
+        if name not in QUESTIONS:
+            ap.error(f"unknown set {name!r}")
+        out.append((name, Path(db)))
+    return out
+
+
+def set_cache(args: argparse.Namespace, name: str) -> Path | None:
+    """The retrieval cache file of one set: `--retrieval-cache` itself for a single set, else
+    one file beside it per set."""
+    cache = args.retrieval_cache
+    if cache is not None and len(args.set) > 1:
+        cache = cache.with_name(f"{cache.stem}.{name}{cache.suffix}")
+    return cache
+
+
+def records_by_set(path: Path) -> dict[str, list[dict]]:
+    """An earlier run's --records file, its rows by question set in the order first seen."""
+    out: dict[str, list[dict]] = {}
+    for line in path.read_text().splitlines():
+        if line.strip():
+            row = json.loads(line)
+            out.setdefault(row["set"], []).append(row)
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    set_arguments(ap)
+    ap.add_argument("--pipelines", default="whole,grounded")
+    ap.add_argument("--limit", type=int, help="first N questions only (for a quick look)")
     args = ap.parse_args()
     if args.summarise:
-        rows = [json.loads(line) for line in args.summarise.read_text().splitlines() if line.strip()]
         report = {}
-        for name in dict.fromkeys(r["set"] for r in rows):
-            part = [r for r in rows if r["set"] == name]
+        for name, part in records_by_set(args.summarise).items():
             present = [p for p in ("whole", "grounded", "quoted") if p in part[0]]
             report[name] = {p: summarise(part, p, name == "realtimeqa", name == "locomo")
                             for p in present}
         print(json.dumps(report, indent=2))
         return
     pipelines = [p for p in args.pipelines.split(",") if p]
-    report = {}
-    for item in args.set:
-        name, _, db = item.partition("=")
-        if name not in QUESTIONS:
-            ap.error(f"unknown set {name!r}")
-        cache = args.retrieval_cache
-        if cache is not None and len(args.set) > 1:
-            cache = cache.with_name(f"{cache.stem}.{name}{cache.suffix}")
-        report[name] = run_set(name, Path(db), pipelines, args.records, args.limit, cache)
+    report = {name: run_set(name, db, pipelines, args.records, args.limit, set_cache(args, name))
+              for name, db in sets(ap, args)}
     print(json.dumps(report, indent=2))
 
 

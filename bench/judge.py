@@ -42,8 +42,12 @@ from bench.answer_quality import (  # noqa: E402
     holds,
     load_cache,
     load_questions,
+    records_by_set,
     retrieved,
     save_cache,
+    set_arguments,
+    set_cache,
+    sets,
     sources_text,
     write_record,
 )
@@ -168,9 +172,7 @@ def run_set(name: str, db: Path, args, records) -> dict:
     judge = load_generator(dataclasses.replace(settings, model=args.judge)) if args.judge else None
     off = dataclasses.replace(settings, hot="off")
     on = dataclasses.replace(settings, hot="on")
-    cache_path = args.retrieval_cache
-    if cache_path is not None and len(args.set) > 1:
-        cache_path = cache_path.with_name(f"{cache_path.stem}.{name}{cache_path.suffix}")
+    cache_path = set_cache(args, name)
     cache = load_cache(cache_path)
     fresh = False
     qs = all_questions(name)
@@ -248,8 +250,7 @@ def summarise(rows: list[dict], budget: float | None) -> dict:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--set", action="append", default=[], metavar="NAME=INDEX",
-                    help="a question set (sample, realtimeqa, locomo) and its index file")
+    set_arguments(ap)
     ap.add_argument("--judge", help="the judge's model (a name the model registry knows)")
     ap.add_argument("--budget", type=float, default=Settings().judge_seconds,
                     help="the judge's seconds per question (the product's judge_seconds)")
@@ -259,26 +260,16 @@ def main() -> None:
     ap.add_argument("--part", default="1/1", help="i/n: this process's share of the set")
     ap.add_argument("--until", metavar="HH:MM",
                     help="stop starting questions at this UTC time and report what was measured")
-    ap.add_argument("--records", type=argparse.FileType("w"), help="per-question JSONL")
-    ap.add_argument("--retrieval-cache", type=Path, metavar="FILE",
-                    help="reuse (or first store) each question's sources")
-    ap.add_argument("--summarise", type=Path, metavar="RECORDS",
-                    help="print the figures of an earlier run's --records file")
     args = ap.parse_args()
     args.variants = [v for v in args.variants.split(",") if v]
     if args.summarise:
-        rows = [json.loads(line) for line in args.summarise.read_text().splitlines() if line.strip()]
-        report = {name: summarise([r for r in rows if r["set"] == name],
-                                  args.budget if any("verdicts" in r for r in rows) else None)
-                  for name in dict.fromkeys(r["set"] for r in rows)}
+        by_set = records_by_set(args.summarise)
+        judged = any("verdicts" in r for part in by_set.values() for r in part)
+        report = {name: summarise(part, args.budget if judged else None)
+                  for name, part in by_set.items()}
         print(json.dumps(report, indent=2))
         return
-    report = {}
-    for item in args.set:
-        name, _, db = item.partition("=")
-        if name not in QUESTIONS:
-            ap.error(f"unknown set {name!r}")
-        report[name] = run_set(name, Path(db), args, args.records)
+    report = {name: run_set(name, db, args, args.records) for name, db in sets(ap, args)}
     print(json.dumps(report, indent=2))
 
 
