@@ -367,6 +367,12 @@ class FacetIndex:
         return Scope(tuple(sorted(found)), tuple(names), tuple(mentions),
                      bool(_REPORTING.search(question)), narrow_ids if wider else ())
 
+    def names_of(self, document_id: int) -> list[str]:
+        """The names of one document's facets: its speaker, its source, what it belongs to."""
+        return [self.names[f] for (f,) in self.conn.execute(
+            "SELECT facet_id FROM document_facets WHERE document_id = ?", (document_id,))
+            if f in self.names]
+
     # Read from the index of searchable chunks by document (migration 0009), not the chunk rows.
     CHUNKS_SQL = ("SELECT DISTINCT c.id FROM document_facets f JOIN chunks c ON c.document_id = "
                   "f.document_id WHERE f.facet_id IN ({marks}) AND c.searchable = 1")

@@ -333,7 +333,8 @@ def _expand(retriever: Retriever, text: str, days: DayRange, limit: int, setting
         top, _ = _collapse(ranked, info)
         if scoring.halt(top, k, agree)[1] >= SETTLED:
             break
-        best = [(u, info[u].text, _own_names(retriever, info[u].document_id))
+        facets = facet_index(retriever.index)
+        best = [(u, info[u].text, facets.names_of(info[u].document_id))
                 for u, _ in top[:EXPAND_FROM]]
         found = expansion.leads(" ".join(searched), best, _facet_names(retriever), LEADS)
         if not found:
@@ -362,13 +363,6 @@ def _facet_names(retriever: Retriever) -> frozenset[str]:
     """The names of the index's speakers and sources, for reading them in a hit's text."""
     return retriever.index.derived(
         "facet_names", lambda: frozenset(facet_index(retriever.index).names.values()))
-
-
-def _own_names(retriever: Retriever, document_id: int) -> list[str]:
-    """The facet names of one document: its speaker, its source, the conversation it is in."""
-    return [name for (name,) in retriever.index.conn.execute(
-        "SELECT f.name FROM document_facets d JOIN facets f ON f.id = d.facet_id "
-        "WHERE d.document_id = ?", (document_id,))]
 
 
 def _expands(settings: Settings, mode: str, k: int) -> int:
