@@ -107,6 +107,10 @@ ProgressCallback = Callable[[Progress], None]
 READERS = 2
 
 
+#: A files row as `_index_file` and `_unchanged` read it (a moved file's row adds its path).
+_FILE_ROW = "id, size, mtime_ns, content_hash, complete, documents, error"
+
+
 def stamped(digest: str) -> str:
     """A file's stored hash: its bytes' digest and the readers' version that read them."""
     return f"{digest}+r{READERS}"
@@ -309,11 +313,7 @@ class Indexer:
         if too_large:  # by its size alone: a sparse 24 GB file is never read, not even hashed
             summary.files_failed.append((str(path), too_large))
             return
-        row = conn.execute(
-            "SELECT id, size, mtime_ns, content_hash, complete, documents, error FROM files "
-            "WHERE path = ?",
-            (key,),
-        ).fetchone()
+        row = conn.execute(f"SELECT {_FILE_ROW} FROM files WHERE path = ?", (key,)).fetchone()
         current = row is not None and row[3].endswith(stamped(""))  # read by these readers
         if row and row[4] and current and row[1] == st.st_size and row[2] == st.st_mtime_ns:
             self._unchanged(path, row, summary)
@@ -408,8 +408,7 @@ class Indexer:
             base = Path(os.path.abspath(self.db_path)).parent
             self._gone = {}
             for row in self.conn.execute(
-                    "SELECT id, size, mtime_ns, content_hash, complete, documents, error, path "
-                    "FROM files WHERE complete = 1 ORDER BY id"):
+                    f"SELECT {_FILE_ROW}, path FROM files WHERE complete = 1 ORDER BY id"):
                 if "\\x" not in row[7] and not os.path.lexists(base / row[7]):
                     self._gone.setdefault(row[3], []).append(row)
         rows = self._gone.get(digest)
