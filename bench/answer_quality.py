@@ -155,11 +155,14 @@ def whole_pipeline(result, passages, roles, gen, settings):
             token if token is not None else total)
 
 
-def grounded_pipeline(result, passages, roles, gen, settings, embedder, evidence_only=False):
+def grounded_pipeline(result, passages, roles, gen, settings, embedder, evidence_only=False,
+                      judge=None):
+    """The product's answer (`judge`: its relevance judge's model, else none): its Done, and
+    seconds to the first text shown, to the end, and to the model's first token."""
     started = time.perf_counter()
     done = None
     for event in answer(result, passages, generator=gen, settings=settings, roles=roles,
-                        embedder=embedder, evidence_only=evidence_only):
+                        embedder=embedder, evidence_only=evidence_only, judge=judge):
         if isinstance(event, Done):
             done = event
     total = time.perf_counter() - started

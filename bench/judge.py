@@ -30,7 +30,6 @@ import datetime as dt
 import json
 import statistics
 import sys
-import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -39,6 +38,7 @@ sys.path.insert(0, str(REPO))
 from bench.answer_quality import (  # noqa: E402
     QUESTIONS,
     against_key,
+    grounded_pipeline,
     holds,
     load_cache,
     load_questions,
@@ -53,7 +53,6 @@ from bench.answer_quality import (  # noqa: E402
 )
 from trag_tui.answering.events import Done  # noqa: E402
 from trag_tui.answering.hot import is_current  # noqa: E402
-from trag_tui.answering.pipeline import answer  # noqa: E402
 from trag_tui.models.generation import load_generator  # noqa: E402
 from trag_tui.retrieval.modes import Retriever  # noqa: E402
 from trag_tui.settings import Settings  # noqa: E402
@@ -98,16 +97,6 @@ def all_questions(name: str) -> list[dict]:
                     "as_of": r.get("as_of") or r.get("question_date"), "gold": list(gold),
                     "answer": keyed.get(r["id"])})
     return out
-
-
-def run(result, passages, roles, settings, embedder, judge=None) -> tuple[Done, float]:
-    started = time.perf_counter()
-    done = None
-    for event in answer(result, passages, settings=settings, roles=roles, embedder=embedder,
-                        evidence_only=True, judge=judge):
-        if isinstance(event, Done):
-            done = event
-    return done, time.perf_counter() - started
 
 
 def scored(done: Done | None, q: dict) -> dict:
@@ -200,7 +189,8 @@ def run_set(name: str, db: Path, args, records) -> dict:
                                   ("judged", on, judge)):
                 if (variant == "judged" and judge is None) or variant not in args.variants:
                     continue
-                done, seconds = run(result, passages, roles, s, embedder, j)
+                done, _, seconds, _ = grounded_pipeline(result, passages, roles, None, s,
+                                                        embedder, evidence_only=True, judge=j)
                 row[variant] = {**scored(done, q), "seconds": seconds}
                 if variant == "hot":
                     row["hot_leading"] = list(done.hot.leading) if done.hot else []
