@@ -65,9 +65,20 @@ LOCOMO_CATEGORIES = ("temporal", "single-hop")
 # -- scoring --------------------------------------------------------------------------------
 
 
+# A count written in words is the same answer as in digits: "sentenced to nine years" holds the
+# gold "9". "One" is read as 1 only before a magnitude ("one million"): "one of the few" is no 1.
+_NUMBER_WORDS = {w: str(i) for i, w in enumerate(
+    "zero _ two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen twenty".split()) if w != "_"}
+_NUMBER_WORD = re.compile(r"\b(?:(" + "|".join(_NUMBER_WORDS) + r")|one(?= (?:hundred|thousand|"
+                          r"million|billion|trillion)\b))\b")
+
+
 def norm(text: str) -> str:
-    """Lower case, "per cent" as "%", "5.0" as "5", punctuation and spacing folded."""
+    """Lower case, "per cent" as "%", "5.0" as "5", a count in words as digits, punctuation and
+    spacing folded."""
     text = text.lower().replace("per cent", "%").replace("percent", "%")
+    text = _NUMBER_WORD.sub(lambda m: _NUMBER_WORDS.get(m.group(0), "1"), text)
     text = re.sub(r"(\d)\.0+(?!\d)", r"\1", text)
     text = re.sub(r"(?<=\d),(?=\d{3})", "", text)
     text = re.sub(r"\s*%", "%", text)
