@@ -46,3 +46,26 @@ def test_the_fit_moves_the_weights_towards_the_positive_sentences():
             "starts": np.asarray([0, 3]), "sets": np.asarray([0, 0]), "names": np.asarray(["a"])}
     start = ranker.prior()
     assert ranker.fit(data, start)[lead] > start[lead]
+
+
+def test_the_outcome_fit_takes_a_step_only_when_no_set_does_worse(monkeypatch):
+    """A step that quotes one set better and another worse is not taken; one that helps one
+    set and leaves the other as it was is; a weight never changes sign."""
+    lead, fresh = ranking.FEATURES.index("lead"), ranking.FEATURES.index("fresh")
+    long = ranking.FEATURES.index("long")
+    start = ranker.prior()
+
+    def quoted(group, w, cuts):
+        gain = w - start
+        if group == "a":  # a higher lead, freshness and `long` help this set
+            held = round(100 * (gain[lead] + gain[fresh] + gain[long]))
+        else:  # ... but freshness costs the other one
+            held = -round(100 * max(0.0, gain[fresh]))
+        return {"held": held, "wrong": 0}
+
+    monkeypatch.setattr(ranker, "quoted", quoted)
+    w = ranker.fit_outcome(["a", "b"], start, ranking.Cuts())
+    assert w[lead] > start[lead]
+    assert w[fresh] == start[fresh]
+    assert start[long] < 0 and w[long] == 0.0  # up to zero, never past it
+    assert all(a * b >= 0 for a, b in zip(w, start))
