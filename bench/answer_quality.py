@@ -116,6 +116,8 @@ def token_f1(pred: str, gold: str) -> float:
 def unsupported_terms(answer_text: str, sources_text: str, question: str) -> list[str]:
     """Names and numbers of an answer that occur in no listed source and not in the question."""
     answer_text = re.sub(r"\[\d{1,3}(?:\s*[,;]\s*\d{1,3})*\]", " ", answer_text)  # citations
+    # an evolution answer's block labels ("Older sources: …") are the answer's, not a claim
+    answer_text = re.sub(r"(?m)^\w+ sources: ", "", answer_text)
     known_names = set(names(sources_text)) | set(names(question))
     known_words = set(re.findall(r"\w+", (sources_text + " " + question).lower()))
     known_nums = quantities(sources_text) + quantities(question)

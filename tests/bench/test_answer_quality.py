@@ -14,3 +14,12 @@ def test_words_that_are_not_that_count_do_not_hold_it():
     assert not holds("nineteen years", "9")
     assert not holds("$4.96", "$4")
     assert not holds("someone said it", "1")
+
+
+def test_an_evolution_answers_block_labels_are_no_unsupported_names():
+    from bench.answer_quality import unsupported_terms
+
+    answer = ("Older sources: Gina [2] (8 February 2023): “I found a new fashion piece.”\n"
+              "Newer sources: Gina [9] (13 June 2023): “I made a video for Zara.”")
+    sources = "I found a new fashion piece. I made a video."
+    assert unsupported_terms(answer, sources, "When did Gina make a video?") == ["zara"]
