@@ -67,8 +67,7 @@ FEATURES = (
     "latest_told",      # a date or figure asked for now: how new the period the sentence names is
     "retrieval_order",  # the source's place in retrieval's order (1 for the first)
     "period_fit",       # the share of the asked period the sentence (or its title) speaks of
-    "other_time",       # the sentence speaks of another period and was said outside the asked
-                        # one, or speaks of none and was said outside it
+    "other_time",       # the sentence speaks of another period, or of none and was said outside
     "figure_dated",     # a figure stated next to the words that name the asked period
 )
 WEIGHTS_FILE = Path(__file__).with_name("ranker_weights.json")
@@ -418,27 +417,17 @@ def _period_fit(sentence: str, source: Source, period: tuple[dt.date, dt.date],
     """How a sentence fits the period asked about, by its own periods or, when it names none,
     its source's title's ("Consumer price inflation, May 2024"): the share of the asked period
     they cover when it is at least half, and whether they are another period's (none of them
-    touches it and it was said outside the period, or a sentence of no time said outside it).
-    As (fit, other time).
-
-    What was said in the period is what could be known then: "CPI inflation rose to 6.2 per
-    cent in February", said on 23 March 2022, is merely published in March, not another time's
-    like November's "CPI inflation reaches 11.1 per cent" (of October), so it ranks between a
-    line of the asked period and a line of another time's, as the temporal contract orders
-    them. Measured: LoCoMo 128 -> 129 and the sample 21 -> 22 quoted answers hold the gold with
-    other time weighed -0.15, RealTimeQA 233 as before (bench/ranker.py on the retrieval
-    caches)."""
+    touches it, or a sentence of no time said outside the period). As (fit, other time)."""
     own = _spoken(sentence, source.date)
     periods = own or titled.get(id(source), [])
     asked = (period[0].toordinal(), period[1].toordinal())
-    day = iso_day(source.date)
-    inside = day is not None and asked[0] <= day.toordinal() <= asked[1]
-    if not periods and day is not None and not inside:
+    said = iso_day(source.date) if not periods else None
+    if said is not None and not asked[0] <= said.toordinal() <= asked[1]:
         return 0.0, 1.0  # said outside the period, of no time: found for another sentence
     share = max((overlap_share(p, asked) for p in periods), default=0.0)
     if share >= 0.5:
         return share, 0.0
-    if periods and share == 0.0 and not inside:  # another period's, by its words or its title
+    if periods and share == 0.0:  # its figure is another period's, by its words or its title
         return 0.0, 1.0
     return 0.0, 0.0
 
