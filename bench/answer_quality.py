@@ -68,8 +68,8 @@ LOCOMO_CATEGORIES = ("temporal", "single-hop")
 # A count written in words is the same answer as in digits: "sentenced to nine years" holds the
 # gold "9". "One" is read as 1 only before a magnitude ("one million"): "one of the few" is no 1.
 _NUMBER_WORDS = {w: str(i) for i, w in enumerate(
-    "zero _ two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-    "fifteen sixteen seventeen eighteen nineteen twenty".split()) if w != "_"}
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen twenty".split()) if w != "one"}
 _NUMBER_WORD = re.compile(r"\b(?:(" + "|".join(_NUMBER_WORDS) + r")|one(?= (?:hundred|thousand|"
                           r"million|billion|trillion)\b))\b")
 

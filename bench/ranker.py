@@ -453,7 +453,6 @@ def main() -> None:
     shipped = np.asarray(ranking.ranker_weights())
     report: dict = {"features": list(ranking.FEATURES), "sets": {}}
     for name in names:
-        others = [c for n in names if n != name for c in cases[n]]
         w = fit_outcome([cases[n] for n in names if n != name], start, hand_cuts()) \
             if args.outcome else fit_weights(data, start, without=name)
         entry: dict = {"questions": len(cases[name]),
@@ -462,6 +461,7 @@ def main() -> None:
                                 "fitted_without": top1(data, w, name)},
                        "weights_fitted_without": dict(zip(ranking.FEATURES, w.tolist()))}
         if not args.no_quoted:
+            others = [c for n in names if n != name for c in cases[n]]
             cuts = hand_cuts() if args.outcome else fit_cuts(others, w, hand_cuts())
             entry["cuts_fitted_without"] = dataclasses.asdict(cuts)
             entry["quoted"] = {
