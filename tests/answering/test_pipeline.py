@@ -728,6 +728,21 @@ def test_a_comparison_says_which_period_has_no_documents_and_the_nearest():
     assert "March 2016" not in done.answer and "shown" not in done.to_dict()
 
 
+def test_a_period_that_only_later_sources_speak_of_is_not_said_to_have_no_documents():
+    # "No documents from that period" only when nothing was published in it and nothing speaks
+    # of it: a source of 2017 in March 2016's block speaks of it, and the reader is told that
+    # the period is answered from another time.
+    res = comparison_result()
+    later = hit(5, "2017-04-02", "In March last year inflation was 0.5 per cent.", score=0.7,
+                group="March 2016")
+    events = run(replace(res, hits=res.hits + [later]), evidence_only=True)
+    quoted = next(e for e in events if isinstance(e, Quoted))
+    assert not any(n.startswith("No documents from March 2016") for n in quoted.notes)
+    assert ("Nothing published in March 2016 was found; it is answered from what speaks of it: "
+            "[3] (2 April 2017).") in quoted.notes
+    assert "March 2016" in quoted.text  # the period is answered from what speaks of it
+
+
 def test_an_answer_about_now_from_old_sources_says_how_old():
     res = decay_result()
     old = run(res, evidence_only=True)[-1]

@@ -29,9 +29,10 @@ def notes(result: Any, sources: Sequence[Any], quoted: set[int]) -> list[str]:
 
 
 def empty_periods(result: Any, sources: Sequence[Any], quoted: set[int]) -> list[str]:
-    """One line per period a comparison asks about that no source is dated in, with the
-    sources nearest to it ("No documents from 2012: the nearest are [3] (24 March 2010), …"),
-    or whose sources the quote does not cite."""
+    """One line per period a comparison asks about that no source is dated in and none speaks
+    of, with the sources nearest to it ("No documents from 2012: the nearest are [3] (24 March
+    2010), …"); one that only sources of another time speak of, with those sources; or one
+    whose sources the quote does not cite."""
     if result.mode != "comparison":
         return []
     dated = [(day, s) for s in sources if (day := iso_day(s.date)) is not None]
@@ -46,13 +47,25 @@ def empty_periods(result: Any, sources: Sequence[Any], quoted: set[int]) -> list
                 lines.append(f"Nothing from {period_label(start, end)} is quoted; its sources "
                              f"are {cited}.")
             continue
+        speak = [pair for pair in dated if pair[1].number in block]
+        if speak:
+            # "net migration last year", said in May 2025, speaks of December 2024: the period
+            # has documents, but none of its own time, and the reader is told so
+            lines.append(f"Nothing published in {period_label(start, end)} was found; it is "
+                         f"answered from what speaks of it: {_nearest(speak, start, end)}.")
+            continue
         line = f"No documents from {period_label(start, end)}"
-        near = sorted(dated, key=lambda pair: (_distance(pair[0], start, end), pair[1].number))
-        if near:
-            named = ", ".join(f"[{s.number}] ({day_label(day)})" for day, s in near[:NEAREST])
-            line += f": the nearest {'are' if len(near[:NEAREST]) > 1 else 'is'} {named}"
+        if dated:
+            line += (f": the nearest {'are' if len(dated) > 1 else 'is'} "
+                     f"{_nearest(dated, start, end)}")
         lines.append(line + ".")
     return lines
+
+
+def _nearest(dated: list[tuple[dt.date, Any]], start: dt.date | None, end: dt.date | None) -> str:
+    """The NEAREST of these dated sources to the period, cited with their days."""
+    near = sorted(dated, key=lambda pair: (_distance(pair[0], start, end), pair[1].number))
+    return ", ".join(f"[{s.number}] ({day_label(day)})" for day, s in near[:NEAREST])
 
 
 def staleness(result: Any, sources: Sequence[Any]) -> str | None:
