@@ -136,6 +136,12 @@ PERIODS = [
     ("What was said in the week ending 14 November?", "2025-11-08", "2025-11-14"),
     ("What was said in the week beginning 10 November?", "2025-11-10", "2025-11-16"),
     ("What was said in the seven days to 20 November?", "2025-11-14", "2025-11-20"),
+    # the statistics' trailing windows: the stretch that ends with the period named
+    ("Net migration in the year ending June 2023", "2022-07-01", "2023-06-30"),
+    ("the unemployment rate in the three months to June 2025", "2025-04-01", "2025-06-30"),
+    ("CPI inflation in the 12 months to May 2024", "2023-06-01", "2024-05-31"),
+    ("spending in the year ended 31 March 2024", "2023-04-01", "2024-03-31"),
+    ("GDP in the year to Q2 2025", "2024-07-01", "2025-06-30"),
     ("What was said the week before last?", "2025-11-03", "2025-11-09"),
     ("What happened the month before last?", "2025-09-01", "2025-09-30"),
     ("What was said over the past year and a half?", "2024-05-22", "2025-11-22"),

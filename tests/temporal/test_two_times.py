@@ -71,7 +71,12 @@ def spans(text: str, said: str) -> list[tuple[dt.date, dt.date]]:
     ("Labour market statistics, November 2014", "2014-11-12", [("2014-11-01", "2014-11-30")]),
     # dated expressions in the text, read against the publication day
     ("The CPI rose by 2.0 per cent in the 12 months to May 2024, down from 2.3 per cent in "
-     "April.", "2024-06-19", [("2024-05-01", "2024-05-31"), ("2024-04-01", "2024-04-30")]),
+     "April.", "2024-06-19",
+     [("2023-06-01", "2024-05-31"), ("2024-05-01", "2024-05-31"), ("2024-04-01", "2024-04-30")]),
+    # a trailing window and, when a month or longer ends it, that period too; not a day
+    ("Net migration in the year ending June 2023 was 906,000.", "2025-05-22",
+     [("2022-07-01", "2023-06-30"), ("2023-06-01", "2023-06-30")]),
+    ("Spending in the year ended 31 March 2024 rose.", "2024-07-01", [("2023-04-01", "2024-03-31")]),
     ("The unemployment rate for July to September 2014 was 6.0 per cent.", "2014-11-12",
      [("2014-07-01", "2014-09-30")]),
     ("The Committee recommends a budget of 965 MtCO2e for 2033-37.", "2020-12-09",

@@ -244,9 +244,11 @@ _PREFIXES = [  # (how, pattern) tried in order against the text just before an e
     ("as_of", r"as\s+(?:of|at|on)|as\s+it\s+stood\s+(?:in|on)|à\s+la\s+date\s+d[ue]|en\s+date\s+d[ue]|"
         r"(?:zum\s+)?stand(?:\s+(?:vom|von))?|a\s+fecha\s+de|по\s+состоянию\s+на"),
     ("between", r"between|entre|zwischen|между"),
-    # "the week ending 14 November" is the seven days to that day, "the week beginning 10
-    # November" the seven from it, "the week of 12 May" the calendar week holding it
-    ("week_ending", r"(?:the\s+)?(?:week|seven\s+days)\s+(?:ending|to|up\s+to)(?:\s+on)?"),
+    # "the week ending 14 November" is the seven days to that day, "the year ending June 2023"
+    # the twelve months to the end of June, "the three months to June 2025" April to June (the
+    # statistics' trailing windows); "the week beginning 10 November" the seven days from it,
+    # "the week of 12 May" the calendar week holding it
+    ("span_ending", rf"{_SPAN_LENGTH}\s+(?:ending|ended|to|up\s+to)(?:\s+on)?"),
     ("week_from", r"(?:the\s+)?week\s+(?:beginning|starting|commencing|from)(?:\s+on)?"),
     ("week_of", r"(?:the\s+)?week\s+of|la\s+semaine\s+du|"
         r"die\s+woche\s+vom|la\s+semana\s+del"),
@@ -296,11 +298,11 @@ class _Item:
     lo: int
     hi: int
     # "in", "since", "after", "before", "span_before", "span_after", "until", "as_of", "range",
-    # "between", "week_of", "week_ending", "week_from"
+    # "between", "week_of", "span_ending", "week_from"
     how: str
     parts: tuple[_Atom, ...]
     listed: bool = False  # joined to a neighbour by "and", "or", "vs", a comma...
-    length: tuple[str, int] = ("day", 0)  # the stretch of "span_before"/"span_after": (unit, count)
+    length: tuple[str, int] = ("day", 0)  # the stretch of "span_…": (unit, count)
 
     def span(self, as_of: dt.date) -> tuple[dt.date | None, dt.date | None, bool]:
         """(start, end, clipped): the period, and whether it had to be bent to fit as_of."""
@@ -322,8 +324,8 @@ class _Item:
             return None, min(first.end, as_of), first.end > as_of
         if self.how == "week_of":
             return unit_span(first.start, "week") + (False,)
-        if self.how == "week_ending":
-            return add_days(first.end, -6), first.end, False
+        if self.how == "span_ending":
+            return shift(add_days(first.end, 1), unit, -n), first.end, False
         if self.how == "week_from":
             return first.start, add_days(first.start, 6), False
         return first.start, first.end, False
@@ -334,7 +336,7 @@ class _Item:
         return self.how not in _BOUNDED or self.parts[0].found.kind in (TRAILING, TO_DATE, RANGE)
 
 
-_BOUNDED = ("in", "week_of", "week_ending", "week_from", "span_before", "span_after")  # one stretch, not open-ended
+_BOUNDED = ("in", "week_of", "span_ending", "week_from", "span_before", "span_after")  # one stretch, not open-ended
 _SPAN_LENGTH_RE = LazyPattern(_SPAN_LENGTH)
 
 
@@ -404,7 +406,7 @@ def _group(text: str, atoms: list[_Atom]) -> list[_Item]:
             elif how in ("from", "between", "compared"):
                 # "speeches from 2019" are speeches of 2019; the word stays outside the period
                 items.append(_Item(a.lo, a.hi, "in", (a,)))
-            elif how in ("span_before", "span_after"):
+            elif how in ("span_before", "span_after", "span_ending"):
                 items.append(_Item(lo, a.hi, how, (a,), length=_span_length(text[lo: a.lo])))
             else:
                 items.append(_Item(lo, a.hi, how, (a,)))
@@ -766,6 +768,8 @@ class Named:
     end: dt.date | None
     how: str  # as `_Item.how`: "in", "range", "between", "since", "until", "week_of", ...
     kinds: tuple[str, ...]  # the rules' kinds of its expressions (NAMED, RELATIVE, FUTURE, ...)
+    at: int = -1  # where its last expression starts ("June 2023" of "the year ending June 2023")
+    last: tuple[dt.date, dt.date] | None = None  # that expression's own period
 
 
 def read_periods(text: str, as_of: dt.date) -> list[Named]:
@@ -773,7 +777,8 @@ def read_periods(text: str, as_of: dt.date) -> list[Named]:
     "between August 2023 and August 2024"), by the same rules, with `as_of` the day the text was
     said; no dateparser fallback (it is slow, and a document's dates are written plainly)."""
     atoms = _share_years(text, _find_atoms(text, as_of, fallback=False))
-    return [Named(it.lo, it.hi, *it.span(as_of)[:2], it.how, tuple(a.found.kind for a in it.parts))
+    return [Named(it.lo, it.hi, *it.span(as_of)[:2], it.how, tuple(a.found.kind for a in it.parts),
+                  it.parts[-1].lo, (it.parts[-1].found.start, it.parts[-1].found.end))
             for it in _group(text, atoms)]
 
 

@@ -30,7 +30,7 @@ _TRIGGER = lazy(
 REACH = 60  # characters read either side of a trigger: the longest expression and its modifier
 # Periods a text states outright, one stretch each; open-ended ones ("since 2010", "before
 # 2016") say too little about any one period to be found by it.
-BOUNDED = frozenset({"in", "range", "between", "week_of", "week_ending", "week_from",
+BOUNDED = frozenset({"in", "range", "between", "week_of", "span_ending", "week_from",
                      "span_before", "span_after"})
 MAX_DAYS = 10 * 366  # a longer stretch ("the 1990s and 2000s") speaks of no period in particular
 
@@ -43,6 +43,9 @@ class Spoken:
     end: dt.date
     expression: str
     at: int
+    # a trailing window whose own end period is read beside it ("the 12 months to May 2024"):
+    # the figure is that end period's, so the window alone does not make it the window's days'
+    window: bool = False
 
 
 def spoken_periods(text: str, said_on: dt.date) -> list[Spoken]:
@@ -70,9 +73,15 @@ def spoken_periods(text: str, said_on: dt.date) -> list[Spoken]:
                 start, end = _whole_unit(words, said_on) or (start, end)
             if TODAY in named.kinds or (end - start).days > MAX_DAYS:
                 continue
-            spoken = Spoken(start, end, words, lo + named.lo)
-            if spoken not in out:
-                out.append(spoken)
+            # "rose by 2.0 per cent in the 12 months to May 2024" is May 2024's figure as much
+            # as the year's: it speaks of both (of a day that ends a window, only the window)
+            ended = named.how == "span_ending" and named.last is not None \
+                and (named.last[1] - named.last[0]).days >= 27
+            read = [Spoken(start, end, words, lo + named.lo, window=ended)]
+            if ended:
+                read.append(Spoken(*named.last, " ".join(piece[named.at:named.hi].split())
+                                   .strip(" .,;:!?"), lo + named.at))
+            out.extend(s for s in read if s not in out)
     return sorted(out, key=lambda s: s.at)
 
 
