@@ -256,3 +256,33 @@ def test_inside_a_period_its_own_news_comes_before_what_was_told_earlier(tmp_pat
         assert [h.doc_id for h in june.hits] == ["profile"] and june.hits[0].scores["retold"] == 1.0
     finally:
         index.close()
+
+
+def test_a_passage_speaking_of_two_compared_periods_answers_for_its_titles_period():
+    """No period is answered from another's evidence: a passage found for two periods answers
+    for one, the one it was published in, else the one its title names, else the first."""
+    from trag_tui.retrieval.modes import Hit, SearchResult, _owners
+
+    y2023 = (dt.date(2022, 7, 1), dt.date(2023, 6, 30))
+    y2024 = (dt.date(2024, 1, 1), dt.date(2024, 12, 31))
+
+    def hit(cid: int, date: str) -> Hit:
+        return Hit(cid, cid, f"d{cid}", date, "t", "", "x", 1.0)
+
+    class Spoken:
+        def of(self, ids):  # chunk 1's title names the year ending December 2024
+            from trag_tui.storage.store import to_day as day
+            return {1: [(day(y2024[0]), day(y2024[1]), "title", "year ending December 2024"),
+                        (day(y2023[0]), day(y2023[1]), "text", "year ending June 2023")]}
+
+    class Retriever:
+        def spoken(self):
+            return Spoken()
+
+    found = {y2023: SearchResult(None, "comparison", "", [hit(1, "2025-05-22"), hit(2, "2025-05-12"),
+                                                          hit(3, "2024-03-06")]),
+             y2024: SearchResult(None, "comparison", "", [hit(1, "2025-05-22"), hit(2, "2025-05-12")])}
+    owner = _owners(Retriever(), found, [y2023, y2024])
+    # the release answers for its title's year; a speech of neither period for the first found;
+    # one published in 2024 but found only for the other period answers for neither
+    assert owner == {1: y2024, 2: y2023, 3: ()}

@@ -13,6 +13,7 @@ import pytest
 from trag_tui.retrieval.modes import search
 from trag_tui.settings import Settings
 from trag_tui.storage.index import open_index
+from trag_tui.text.labels import period_key
 
 AS_OF = dt.date(2025, 11, 22)
 
@@ -75,3 +76,11 @@ def test_each_period_of_a_comparison_is_read_by_what_speaks_of_it(sample):
                          "December 2024", as_of=AS_OF, k=6)
     assert res.mode == "comparison" and res.query.time == "about"
     assert {"report-2023-11-net-migration", "report-2025-05-net-migration"} <= set(docs(res))
+    # "the year ending …" is the twelve months to that month's end
+    assert res.query.periods == ((dt.date(2022, 7, 1), dt.date(2023, 6, 30)),
+                                 (dt.date(2024, 1, 1), dt.date(2024, 12, 31)))
+    # the May 2025 release speaks of both years (its 431,000 and the revised 906,000 peak): it
+    # answers for the one its title names, not for the first it was found for
+    block = {h.doc_id: h.group for h in res.hits}
+    assert block["report-2023-11-net-migration"] == period_key(*res.query.periods[0])
+    assert block["report-2025-05-net-migration"] == period_key(*res.query.periods[1])

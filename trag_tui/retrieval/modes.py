@@ -614,13 +614,11 @@ def _evolution(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchResul
 def _comparison(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchResult:
     periods = list(tq.periods) or [(tq.start, tq.end)]
     per = max(2, -(-k // len(periods)))
-    hits: list[Hit] = []
-    confidences = []
+    found: dict[tuple, SearchResult] = {}
     empty = []
     for start, end in periods:
         label = period_key(start, end)
         if start is not None and start > tq.as_of and tq.time != "about":
-            empty.append(label)
             continue
         if start is None and (end is None or end >= tq.as_of):
             # "the present state" ("How does inflation now compare with 2019?", "the biggest
@@ -635,19 +633,48 @@ def _comparison(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchResu
                                                       _expands(s, "comparison", per))
             part = _finish(tq, "comparison", ranked, info, parts, agree, per, halt,
                            {u: label for u, _ in ranked})
-        confidences.append(part.confidence)
-        # a passage that speaks of two of the periods is answered in one: the one it was
-        # published in, else the first it was found for
-        taken = {h.chunk_id for h in hits}
-        own = [h for h in part.hits if h.chunk_id not in taken
-               and not any(_holds(p, h.date) for p in periods if p != (start, end))]
+        found[(start, end)] = part
+    owner = _owners(r, found, periods)
+    hits: list[Hit] = []
+    for start, end in periods:
+        part = found.get((start, end))
+        own = [h for h in part.hits if owner[h.chunk_id] == (start, end)] if part else []
         if not own:
-            empty.append(label)
+            empty.append(period_key(start, end))
         hits.extend(own)
+    confidences = [part.confidence for part in found.values()]
     return SearchResult(
         tq, "comparison", "", hits, min(confidences) if confidences else 0.0,
         periods=[(a.isoformat() if a else None, b.isoformat() if b else None) for a, b in periods],
         empty_reason="no documents from " + " or ".join(empty) if empty else None)
+
+
+def _owners(r: Retriever, found: dict[tuple, SearchResult], periods: list[tuple]) -> dict[int, tuple]:
+    """The period each passage a comparison found answers for: a passage speaking of two of the
+    periods is answered in one, so no period is answered from another's evidence. That is the
+    one it was published in (when it was found for it; found only for another, it answers none),
+    else the one its title names (a release's own period: "…, year ending December 2024" also
+    quotes the year ending June 2023), else the first it was found for."""
+    seen: dict[int, list[tuple]] = {}
+    for period, part in found.items():
+        for h in part.hits:
+            seen.setdefault(h.chunk_id, []).append(period)
+    shared = [u for u, ps in seen.items() if len(ps) > 1]
+    titles = r.spoken().of(shared) if shared else {}
+    owner: dict[int, tuple] = {}
+    for part in found.values():
+        for h in part.hits:
+            if h.chunk_id in owner:
+                continue
+            at = [p for p in periods if _holds(p, h.date)]
+            if at:
+                owner[h.chunk_id] = at[0] if at[0] in seen[h.chunk_id] else ()
+                continue
+            titled = [p for p in seen[h.chunk_id] if p[0] and p[1] and any(
+                source == "title" and scoring.overlap_share((a, b), (_day_of(p[0]), _day_of(p[1])))
+                >= 0.5 for a, b, source, _ in titles.get(h.chunk_id, ()))]
+            owner[h.chunk_id] = (titled or seen[h.chunk_id])[0]
+    return owner
 
 
 def _holds(period: tuple[dt.date | None, dt.date | None], date: str | None) -> bool:
