@@ -17,6 +17,7 @@ from trag_tui.answering.kind import (
     stated_figures,
 )
 from trag_tui.answering.quote import (
+    choose,
     extract,
     figure_elsewhen,
     holder,
@@ -24,9 +25,20 @@ from trag_tui.answering.quote import (
     succession,
     unmentioned,
 )
-from trag_tui.answering.ranking import HEADLINE, Candidate, headline, rank, ranker_cuts
+from trag_tui.answering.ranking import (
+    FEATURES,
+    HEADLINE,
+    Candidate,
+    headline,
+    of_period,
+    rank,
+    rank_query,
+    ranker_cuts,
+)
 from trag_tui.answering.sources import Source
 from trag_tui.models.embedding import HashEmbedder
+from trag_tui.temporal.question import parse
+from trag_tui.text.labels import period_label
 
 
 @pytest.mark.parametrize("question,kind", [
@@ -55,6 +67,10 @@ from trag_tui.models.embedding import HashEmbedder
     ("How has inflation developed since 2021?", "number"),
     ("How did Bank Rate trend from 2022 to 2025?", "number"),
     ("How has the discussion on climate change targets evolved?", None),
+    ("Compare net migration in the year ending June 2023 and the year ending December 2024",
+     "number"),
+    ("Compare Channel small boat crossings in 2023 and 2024", "number"),
+    ("How has the government's position on Rwanda changed?", None),
     # "how many" / "from when" need not open the question
     ("Approximately how many customers in Florida were without power on Thursday?", "number"),
     ("Roger Federer retired this week after a career in which he won how many Grand Slam "
@@ -379,6 +395,25 @@ def test_for_a_period_asked_about_the_sentence_that_speaks_of_it_ranks_first():
     ranked = rank("What was inflation in May 2024?", titled, mode="hard_filter",
                   embedder=HashEmbedder(), period=may)
     assert next(c for c in ranked if c.position != HEADLINE).source.doc_id == "cpi"
+
+
+def test_a_line_said_in_the_period_asked_about_ranks_above_another_times_said_later():
+    # In March 2022 the latest figure was February's; November's figure is October's. What was
+    # said in March is merely published in it, not another time's, as the temporal contract
+    # orders them: it leads, though the later line is retrieved first.
+    q = "What was the inflation rate in March 2022?"
+    march = (dt.date(2022, 3, 1), dt.date(2022, 3, 31))
+    sources = [
+        Source(1, "november", "2022-11-16", "Consumer price inflation, October 2022", "",
+               "CPI inflation rose to 11.1 per cent in October.", score=0.9),
+        Source(2, "march", "2022-03-23", "Spring Statement", "Rishi Sunak",
+               "CPI inflation rose to 6.2 per cent in February.", score=0.5),
+    ]
+    ranked = rank(q, sources, mode="hard_filter", embedder=HashEmbedder(), period=march)
+    first = next(c for c in ranked if c.position != HEADLINE)
+    assert first.source.doc_id == "march"
+    unaware = rank(q, sources, mode="hard_filter", embedder=HashEmbedder())
+    assert next(c for c in unaware if c.position != HEADLINE).source.doc_id == "november"
 
 
 def test_a_sentence_of_no_time_said_outside_the_period_asked_about_ranks_below_one_said_in_it():
@@ -956,8 +991,7 @@ def test_a_figure_stated_next_to_the_period_asked_about_is_that_period_s():
 
 def test_a_comparison_period_is_answered_only_by_a_line_of_that_period():
     """A source published at another time is in a period's block because it speaks of the
-    period somewhere; its line is quoted for the period only when the line itself does, and a
-    line published in the period comes first."""
+    period somewhere; its line is quoted for the period only when the line itself does."""
     y2012 = (dt.date(2012, 1, 1), dt.date(2012, 12, 31))
     y2024 = (dt.date(2024, 1, 1), dt.date(2024, 12, 31))
     sources = [
@@ -996,3 +1030,72 @@ def test_each_period_is_answered_by_its_best_line_that_gives_what_was_asked():
     q = "How has inflation developed since 2021?"
     picks = extract(q, ranked, mode="evolution", groups=["2022", "2024"])
     assert [p.sentence.split()[3] for p in picks] == ["11.1", "2.0"]
+
+
+def test_each_compared_period_is_ranked_against_its_own_period():
+    """The temporal contract: a line that speaks of exactly the asked period ranks above one
+    merely published in it, and in a comparison the asked period is each block's own, not the
+    span from the first to the last ("the year ending June 2023 and 2024" spans two years and a
+    half, of which neither line speaks)."""
+    q = parse("Compare unemployment in 2012 and 2024", dt.date(2025, 11, 22))
+    assert q.time == "about" and len(q.periods) == 2
+    sources = [
+        Source(1, "d", "2013-02-01", "Review", "",
+               "Unemployment averaged 8.0 per cent in 2012, the statistics show.", group="2012",
+               score=0.5),
+        Source(2, "b", "2024-03-01", "Summary", "",
+               "Unemployment was 3.9 per cent in 2023, the release says.", group="2024",
+               score=0.9),
+        Source(3, "c", "2025-11-11", "Overview", "",
+               "Unemployment was 4.1 per cent in 2024, the release says.", group="2024",
+               score=0.5),
+    ]
+    ranked = rank_query(q, "comparison", sources, embedder=HashEmbedder())
+    fit = FEATURES.index("period_fit")
+    assert {c.source.doc_id: c.features[fit] for c in ranked} == {"d": 1.0, "b": 0.0, "c": 1.0}
+    picks = choose(q, "comparison", ranked, sources, [], kind="number").picks
+    assert [c.source.doc_id for c in picks] == ["d", "c"]
+    # judged against the whole span, no line speaks of the period asked
+    whole = rank("Unemployment", sources, mode="comparison", embedder=HashEmbedder(),
+                 period=(q.start, q.end))
+    assert {c.features[fit] for c in whole} == {0.0}
+
+
+def test_a_comparison_with_the_present_ranks_its_open_period_against_the_whole_span():
+    # "compared to a year ago" sets 2021 against the present, a period with no start
+    q = parse("Rents in the US recently hit a record high. Which of the following US cities saw "
+              "the biggest increase compared to a year ago?", dt.date(2022, 8, 25))
+    assert q.intent == "comparison" and q.time == "about"
+    now = next((a, b) for a, b in q.periods if a is None)
+    sources = [Source(1, "a", "2022-08-20", "Rents", "", "Rents in Miami rose 40 per cent on a "
+                      "year earlier.", group=period_label(*now), score=0.5)]
+    ranked = rank_query(q, "comparison", sources, embedder=HashEmbedder())
+    assert ranked and ranked[0].source.doc_id == "a"
+
+
+def test_a_figure_for_a_window_ending_later_is_another_times():
+    # June's annual rate is June's figure, though its twelve months hold March; the year's
+    # window still fits a question about that year ending June
+    q = "What was the inflation rate in March 2022?"
+    june = Source(1, "june", "2022-07-20", "Statement", "Simon Clarke",
+                  "CPI inflation rose to 9.4 per cent in the 12 months to June 2022.", score=0.9)
+    other = FEATURES.index("other_time"), FEATURES.index("period_fit")
+    march = (dt.date(2022, 3, 1), dt.date(2022, 3, 31))
+    row = rank(q, [june], mode="hard_filter", embedder=HashEmbedder(), period=march)[0]
+    assert (row.features[other[0]], row.features[other[1]]) == (1.0, 0.0)
+    year = (dt.date(2021, 7, 1), dt.date(2022, 6, 30))
+    row = rank(q, [june], mode="hard_filter", embedder=HashEmbedder(), period=year)[0]
+    assert (row.features[other[0]], row.features[other[1]]) == (0.0, 1.0)
+
+
+def test_a_line_naming_no_time_is_of_the_period_its_title_names():
+    # "Net migration halves to 431,000" under "…, year ending December 2024", published in May
+    # 2025, answers for 2024 in a comparison; a line of no time under an undated title does not
+    y2024 = (dt.date(2024, 1, 1), dt.date(2024, 12, 31))
+    release = Source(1, "r", "2025-05-22", "Long-term international migration, provisional, year "
+                     "ending December 2024", "", "Net migration halves to 431,000.", group="2024")
+    speech = Source(2, "s", "2025-05-12", "Immigration White Paper", "Chris Philp",
+                    "Labour voted against our measures on net migration.", group="2024")
+    ranked = rank("net migration", [release, speech], mode="comparison")
+    line = {c.source.doc_id: c for c in ranked if c.position != HEADLINE}
+    assert of_period(line["r"], y2024) and not of_period(line["s"], y2024)

@@ -12,6 +12,7 @@ import datetime as dt
 from collections.abc import Sequence
 from functools import lru_cache
 
+from ..temporal.cues import FIGURE
 from ..temporal.mentions import date_matches, dates, reported_when
 from ..text.sentences import split
 from ..text.words import STOPWORDS, content_words
@@ -125,7 +126,9 @@ def answer_type(question: str) -> str | None:
         return "person"
     if en.DATE_QUESTION.search(question):
         return "date"
-    if en.NUMBER_QUESTION.search(question) or (en.OVER_TIME.search(question) and en.MEASURED.search(question)):
+    # a measured quantity compared or followed over time ("Compare net migration in 2023 and
+    # 2024") is answered by its figures: the time reader's word list of what is measured
+    if en.NUMBER_QUESTION.search(question) or (en.OVER_TIME.search(question) and FIGURE.search(question)):
         return "number"
     return None
 

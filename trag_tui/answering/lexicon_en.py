@@ -151,7 +151,6 @@ SHARE = re.compile(r"\b(?:what|which) (?:share|percentage|proportion)\b|\bwhat p
 # November 2025", "How has inflation changed since 2022?") is answered by its levels.
 OVER_TIME = re.compile(
     r"\b(?:compar\w*|versus|vs|differ\w*|chang\w*|evolv\w*|develop\w*|trend\w*|moved?)\b", re.I)
-MEASURED = re.compile(r"\b(?:rates?|inflation|unemployment|prices?|levels?|percentages?)\b", re.I)
 # "How many grand slams has she won?" counts grand slams: a figure with another noun after it
 # ("Serena Williams, 40, announced…") is not the count asked for, "23 Grand Slam titles" is.
 HOW_MANY = re.compile(r"\bhow many\s+((?:[\w'’-]+\s+){0,2}[\w'’-]+)", re.I)

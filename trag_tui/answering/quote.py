@@ -40,7 +40,6 @@ from .ranking import (
     Cuts,
     of_period,
     off_subject,
-    published_in,
     ranker_cuts,
 )
 from .sources import Source
@@ -156,10 +155,6 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
             # "The UK has lost its clear global leadership position on climate action" shares
             # only "UK" and "position" with "How did the UK position on Israel and Gaza evolve?"
             lines = [c for c in best_of[g] if not told or subject & said[id(c)]]
-            if g in spans:
-                # what was published in the period answers for it before what speaks of it
-                # from another time
-                lines = [c for c in lines if published_in(c, spans[g])] or lines
             if not lines:
                 continue  # a period with nothing on the subject is left out, not misquoted
             # A period's line gives what was asked where one does: the development sets hold

@@ -16,7 +16,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
@@ -26,6 +26,7 @@ import numpy as np
 from ..retrieval.scoring import newest_spoken, overlap_share
 from ..temporal.calendar import iso_day
 from ..temporal.spoken import Spoken, spoken_periods
+from ..text.labels import period_label
 from ..text.sentences import runs
 from ..text.words import STOPWORDS, content_words
 from . import lexicon_en as en
@@ -67,7 +68,8 @@ FEATURES = (
     "latest_told",      # a date or figure asked for now: how new the period the sentence names is
     "retrieval_order",  # the source's place in retrieval's order (1 for the first)
     "period_fit",       # the share of the asked period the sentence (or its title) speaks of
-    "other_time",       # the sentence speaks of another period, or of none and was said outside
+    "other_time",       # the sentence speaks of another period and was said outside the asked
+                        # one, or speaks of none and was said outside it
     "figure_dated",     # a figure stated next to the words that name the asked period
 )
 WEIGHTS_FILE = Path(__file__).with_name("ranker_weights.json")
@@ -180,9 +182,13 @@ def rank_query(q, mode: str | None, sources: Sequence[Source], *, embedder=None,
 def featured_query(q, mode: str | None, sources: Sequence[Source], *, embedder=None,
                    kind: str | None = None) -> list[Candidate]:
     """`featured` for a question `q` (a TemporalQuery) as the answer pipeline asks it."""
+    period = asked_period(q)
+    # each compared period's sources are judged against that period, not the span of them all
+    groups = {period_label(a, b): (a, b) for a, b in q.periods or () if a and b} \
+        if period is not None and mode == "comparison" else {}
     return featured(q.semantic_query or q.question, sources, mode=mode, embedder=embedder,
                     kind=kind if kind is not None else answer_type(q.question),
-                    full=q.question, as_of=q.as_of, period=asked_period(q))
+                    full=q.question, as_of=q.as_of, period=period, groups=groups)
 
 
 def scored(rows: Sequence[Candidate], weights: Sequence[float]) -> list[Candidate]:
@@ -195,8 +201,8 @@ def scored(rows: Sequence[Candidate], weights: Sequence[float]) -> list[Candidat
 
 def featured(question: str, sources: Sequence[Source], *, mode: str | None = None,
              embedder=None, kind: str | None = None, full: str | None = None,
-             as_of: object = None, period: tuple[dt.date, dt.date] | None = None
-             ) -> list[Candidate]:
+             as_of: object = None, period: tuple[dt.date, dt.date] | None = None,
+             groups: Mapping[str, tuple[dt.date, dt.date]] | None = None) -> list[Candidate]:
     """Every sentence of the sources with its features, unscored, in the sources' order.
 
     The score adds the embedding similarity to the question and to its asking sentence (when an
@@ -205,7 +211,8 @@ def featured(question: str, sources: Sequence[Source], *, mode: str | None = Non
     asked for. `question` is what retrieval searched for (the time taken out); `full`, the
     question as asked, says what kind of figure is wanted ("How many…", "How much does it
     cost…"); `as_of`, the day it is asked on, how fresh each news report is; `period`, for a
-    question about a period's state or figure, which sentences speak of it.
+    question about a period's state or figure, which sentences speak of it; `groups`, a
+    comparison's period of each group of sources.
     """
     full = full or question
     kind = kind if kind is not None else answer_type(full)
@@ -284,7 +291,8 @@ def featured(question: str, sources: Sequence[Source], *, mode: str | None = Non
     governing = bool(en.GOVERNMENT.search(question)) and not qwords & en.OPPOSITION
     longest = max((len(s.passage.split()) for s in sources if id(s) in theirs), default=1) \
         if gist else 1
-    titled = {id(s): _spoken(s.title, s.date) for s in sources} if period is not None else {}
+    titled = {id(s): (_spoken(s.title, s.date), _spoken(s.title, s.date, windows=False))
+              for s in sources} if period is not None else {}
     # The present value or date asked for is the newest period the sentences speak of, not only
     # the newest source's: "cut five times between August 2024 and August 2025" is later news
     # than "peaked between August 2023 and August 2024" in the same report.
@@ -338,8 +346,9 @@ def featured(question: str, sources: Sequence[Source], *, mode: str | None = Non
             f["latest_told"] = told.get((id(s), position), 0.0)
         f["retrieval_order"] = 1.0 - order.get(id(s), 0) / max(len(sources), 1)
         if period is not None:
-            f["period_fit"], f["other_time"] = _period_fit(sentence, s, period, titled)
-            f["figure_dated"] = float(kind == "number" and _dates_a_figure(sentence, s, period))
+            span = (groups or {}).get(s.group or "", period)
+            f["period_fit"], f["other_time"] = _period_fit(sentence, s, span, titled)
+            f["figure_dated"] = float(kind == "number" and _dates_a_figure(sentence, s, span))
         out.append(Candidate(s, sentence, 0.0, position, features=tuple(f[k] for k in FEATURES)))
     return out
 
@@ -351,11 +360,14 @@ def _periods(text: str, published: str) -> tuple[Spoken, ...]:
     return tuple(spoken_periods(text, day)) if day is not None else ()
 
 
-def _spoken(text: str | None, published: str | None) -> list[tuple[int, int]]:
-    """The periods a text speaks of, as ordinal days, read against its source's date."""
+def _spoken(text: str | None, published: str | None, windows: bool = True
+            ) -> list[tuple[int, int]]:
+    """The periods a text speaks of, as ordinal days, read against its source's date; without
+    `windows`, not the trailing windows whose end period is read beside them."""
     if not text or not published:
         return []
-    return [(p.start.toordinal(), p.end.toordinal()) for p in _periods(text, published)]
+    return [(p.start.toordinal(), p.end.toordinal()) for p in _periods(text, published)
+            if windows or not p.window]
 
 
 def _newest(sentence: str, source: Source) -> int | None:
@@ -377,10 +389,12 @@ def published_in(c: Candidate, span: tuple[dt.date | None, dt.date | None]) -> b
 
 
 def of_period(c: Candidate, span: tuple[dt.date | None, dt.date | None]) -> bool:
-    """Is a ranked sentence of the period: published in it, or speaking of a time inside it?"""
+    """Is a ranked sentence of the period: published in it, or speaking of a time inside it
+    (by its own words or, naming no time, by its source's title: "Net migration halves to
+    431,000" under "…, year ending December 2024")?"""
     lo, hi = _ordinals(span)
-    return published_in(c, span) or any(a <= hi and b >= lo
-                                         for a, b in _spoken(c.sentence, c.source.date))
+    spoken = _spoken(c.sentence, c.source.date) or _spoken(c.source.title, c.source.date)
+    return published_in(c, span) or any(a <= hi and b >= lo for a, b in spoken)
 
 
 def _dates_a_figure(sentence: str, source: Source, period: tuple[dt.date, dt.date]) -> bool:
@@ -413,21 +427,35 @@ def _latest_told(rows: Sequence[tuple[Source, str, int]]) -> dict[tuple[int, int
 
 
 def _period_fit(sentence: str, source: Source, period: tuple[dt.date, dt.date],
-               titled: dict[int, list[tuple[int, int]]]) -> tuple[float, float]:
+               titled: dict[int, tuple[list[tuple[int, int]], list[tuple[int, int]]]]
+               ) -> tuple[float, float]:
     """How a sentence fits the period asked about, by its own periods or, when it names none,
     its source's title's ("Consumer price inflation, May 2024"): the share of the asked period
     they cover when it is at least half, and whether they are another period's (none of them
-    touches it, or a sentence of no time said outside the period). As (fit, other time)."""
+    touches it and it was said outside the period, or a sentence of no time said outside it).
+    As (fit, other time).
+
+    What was said in the period is what could be known then: "CPI inflation rose to 6.2 per
+    cent in February", said on 23 March 2022, is merely published in March, not another time's
+    like November's "CPI inflation reaches 11.1 per cent" (of October), so it ranks between a
+    line of the asked period and a line of another time's, as the temporal contract orders
+    them. Measured: LoCoMo 128 -> 129 and the sample 21 -> 22 quoted answers hold the gold with
+    other time weighed -0.15, RealTimeQA 233 as before (bench/ranker.py on the retrieval
+    caches)."""
     own = _spoken(sentence, source.date)
-    periods = own or titled.get(id(source), [])
+    periods, ends = (own, _spoken(sentence, source.date, windows=False)) if own \
+        else titled.get(id(source), ([], []))
     asked = (period[0].toordinal(), period[1].toordinal())
-    said = iso_day(source.date) if not periods else None
-    if said is not None and not asked[0] <= said.toordinal() <= asked[1]:
+    day = iso_day(source.date)
+    inside = day is not None and asked[0] <= day.toordinal() <= asked[1]
+    if not periods and day is not None and not inside:
         return 0.0, 1.0  # said outside the period, of no time: found for another sentence
     share = max((overlap_share(p, asked) for p in periods), default=0.0)
     if share >= 0.5:
         return share, 0.0
-    if periods and share == 0.0:  # its figure is another period's, by its words or its title
+    # another period's, by its words or its title: "9.4 per cent in the 12 months to June
+    # 2022" is June's figure, though its window holds March
+    if periods and not any(overlap_share(p, asked) for p in ends) and not inside:
         return 0.0, 1.0
     return 0.0, 0.0
 
