@@ -741,6 +741,14 @@ def test_a_period_that_only_later_sources_speak_of_is_not_said_to_have_no_docume
     assert ("Nothing published in March 2016 was found; it is answered from what speaks of it: "
             "[3] (2 April 2017).") in quoted.notes
     assert "March 2016" in quoted.text  # the period is answered from what speaks of it
+    # when no line of them answers for the period, the note does not say they do
+    aside = hit(5, "2017-04-02", "The weather in March last year was mild.", score=0.7,
+                group="March 2016")
+    events = run(replace(res, hits=res.hits + [aside]), evidence_only=True)
+    quoted = next(e for e in events if isinstance(e, Quoted))
+    assert "March 2016" not in quoted.text
+    assert ("Nothing published in March 2016 was found, and nothing quoted speaks of it; its "
+            "sources are [3] (2 April 2017).") in quoted.notes
 
 
 def test_an_answer_about_now_from_old_sources_says_how_old():

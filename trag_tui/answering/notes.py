@@ -50,9 +50,14 @@ def empty_periods(result: Any, sources: Sequence[Any], quoted: set[int]) -> list
         speak = [pair for pair in dated if pair[1].number in block]
         if speak:
             # "net migration last year", said in May 2025, speaks of December 2024: the period
-            # has documents, but none of its own time, and the reader is told so
-            lines.append(f"Nothing published in {period_label(start, end)} was found; it is "
-                         f"answered from what speaks of it: {_nearest(speak, start, end)}.")
+            # has documents, but none of its own time, and the reader is told so, and when no
+            # line of them answers for it, that too
+            said = f"Nothing published in {period_label(start, end)} was found"
+            if quoted and not quoted & block:
+                said += ", and nothing quoted speaks of it; its sources are"
+            else:
+                said += "; it is answered from what speaks of it:"
+            lines.append(f"{said} {_nearest(speak, start, end)}.")
             continue
         line = f"No documents from {period_label(start, end)}"
         if dated:
