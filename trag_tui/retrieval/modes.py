@@ -637,8 +637,8 @@ def _comparison(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchResu
     owner = _owners(r, found, periods)
     hits: list[Hit] = []
     for start, end in periods:
-        part = found.get((start, end))
-        own = [h for h in part.hits if owner[h.chunk_id] == (start, end)] if part else []
+        got = found.get((start, end))
+        own = [h for h in got.hits if owner[h.chunk_id] == (start, end)] if got else []
         if not own:
             empty.append(period_key(start, end))
         hits.extend(own)

@@ -78,9 +78,9 @@ def spoken_periods(text: str, said_on: dt.date) -> list[Spoken]:
             ended = named.how == "span_ending" and named.last is not None \
                 and (named.last[1] - named.last[0]).days >= 27
             read = [Spoken(start, end, words, lo + named.lo, window=ended)]
-            if ended:
-                read.append(Spoken(*named.last, " ".join(piece[named.at:named.hi].split())
-                                   .strip(" .,;:!?"), lo + named.at))
+            if ended and named.last is not None:
+                read.append(Spoken(named.last[0], named.last[1], " ".join(
+                    piece[named.at:named.hi].split()).strip(" .,;:!?"), lo + named.at))
             out.extend(s for s in read if s not in out)
     return sorted(out, key=lambda s: s.at)
 
