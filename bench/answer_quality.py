@@ -334,6 +334,8 @@ def run_set(name: str, db: Path, pipelines: list[str], records, limit: int | Non
                 text, srcs = done.answer, done.sources
                 extra = {"extractive": done.extractive, "dropped": len(done.dropped),
                          "first_token": token}
+                if done.shown != text:  # the notes shown above the answer, as the reader sees it
+                    extra["shown"] = done.shown
             listed = listed if listed is not None else sources_text(srcs)
             row[p] = {"answer": text, **against_key(text, q["golds"], q["choices"]),
                       "unsupported": unsupported_terms(text, sources_text(srcs), q["question"]),

@@ -706,6 +706,7 @@ def test_names_the_question_gives_that_no_source_mentions():
     assert unmentioned("How did Serena Williams do at the US Open?", sources) == ["Serena Williams", "US Open"]
     # a surname is enough; sentence openers, weekdays and question words are not names
     assert unmentioned("Did Mr Keir Starmer answer Kemi Badenoch on Monday?", sources) == []
+    assert unmentioned("Compare UK emissions in 2018 and 2024", sources) == []
     assert unmentioned("On Wednesday What did Prime Minister Starmer say? Who is Rishi Sunak's "
                        "successor?", sources) == ["Rishi Sunak"]
     # any word of the name will do: "the Boston Fed" is the Federal Reserve Bank of Boston

@@ -35,6 +35,10 @@ NUMBER_QUESTION = re.compile(
     r"|\b(?:what|which) (?:was|is|were|are)? ?(?:the )?(?:[\w-]+ ){0,3}(?:rate|percentage|share|"
     r"figure|level|number|amount|cost|price|total|score|count|size)\b|\bby how much\b", re.I)
 WH = re.compile(r"^\W*(?:who|whom|whose|what|which|when|where|why|how|true or false)\b", re.I)
+# A request opening a question ("Compare UK emissions in 2018 and 2024"): capitalised by its
+# place, not a name
+REQUEST = re.compile(r"^\W*(?:compare|contrast|describe|explain|list|name|outline|show|"
+                     r"summari[sz]e|tell|trace)\b", re.I)
 # "Where did the launch occur?", "Which country…", "In which state…": a place is the answer
 PLACE_QUESTION = re.compile(r"^\W*(?:where\b|(?:in |to |from )?which (?:country|countries|city|cities|"
                     r"state|states|town|region|island|nation|continent)\b)", re.I)

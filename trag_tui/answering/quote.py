@@ -373,8 +373,8 @@ def unmentioned(question: str, sources: Sequence[Source]) -> list[str]:
     for m in (m for part in split(question) for m in en.NAME_PHRASE_OR_ACRONYM.finditer(part)):
         words = m.group(0).split()
         while words and (plain(words[0]) in STOPWORDS or plain(words[0]) in _CALENDAR
-                         or en.WH.match(words[0])):
-            words = words[1:]  # "Did Rishi Sunak…", "On Monday Keir Starmer…"
+                         or en.WH.match(words[0]) or en.REQUEST.fullmatch(words[0])):
+            words = words[1:]  # "Did Rishi Sunak…", "On Monday Keir Starmer…", "Compare UK…"
         acronym = len(words) == 1 and en.ACRONYM.fullmatch(words[0]) is not None
         if (len(words) < 2 and not acronym) or any(plain(w) in _CALENDAR for w in words):
             continue

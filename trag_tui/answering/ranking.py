@@ -291,8 +291,6 @@ def featured(question: str, sources: Sequence[Source], *, mode: str | None = Non
     governing = bool(en.GOVERNMENT.search(question)) and not qwords & en.OPPOSITION
     longest = max((len(s.passage.split()) for s in sources if id(s) in theirs), default=1) \
         if gist else 1
-    titled = {id(s): (_spoken(s.title, s.date), _spoken(s.title, s.date, windows=False))
-              for s in sources} if period is not None else {}
     # The present value or date asked for is the newest period the sentences speak of, not only
     # the newest source's: "cut five times between August 2024 and August 2025" is later news
     # than "peaked between August 2023 and August 2024" in the same report.
@@ -347,7 +345,7 @@ def featured(question: str, sources: Sequence[Source], *, mode: str | None = Non
         f["retrieval_order"] = 1.0 - order.get(id(s), 0) / max(len(sources), 1)
         if period is not None:
             span = (groups or {}).get(s.group or "", period)
-            f["period_fit"], f["other_time"] = _period_fit(sentence, s, span, titled)
+            f["period_fit"], f["other_time"] = _period_fit(sentence, s, span)
             f["figure_dated"] = float(kind == "number" and _dates_a_figure(sentence, s, span))
         out.append(Candidate(s, sentence, 0.0, position, features=tuple(f[k] for k in FEATURES)))
     return out
@@ -368,6 +366,12 @@ def _spoken(text: str | None, published: str | None, windows: bool = True
         return []
     return [(p.start.toordinal(), p.end.toordinal()) for p in _periods(text, published)
             if windows or not p.window]
+
+
+def _told(sentence: str, source: Source, windows: bool = True) -> list[tuple[int, int]]:
+    """The periods a sentence speaks of or, naming none, its source's title: "Consumer price
+    inflation, May 2024" speaks for "The index rose by 2.0 per cent"."""
+    return _spoken(sentence, source.date, windows) or _spoken(source.title, source.date, windows)
 
 
 def _newest(sentence: str, source: Source) -> int | None:
@@ -393,8 +397,7 @@ def of_period(c: Candidate, span: tuple[dt.date | None, dt.date | None]) -> bool
     (by its own words or, naming no time, by its source's title: "Net migration halves to
     431,000" under "…, year ending December 2024")?"""
     lo, hi = _ordinals(span)
-    spoken = _spoken(c.sentence, c.source.date) or _spoken(c.source.title, c.source.date)
-    return published_in(c, span) or any(a <= hi and b >= lo for a, b in spoken)
+    return published_in(c, span) or any(a <= hi and b >= lo for a, b in _told(c.sentence, c.source))
 
 
 def _dates_a_figure(sentence: str, source: Source, period: tuple[dt.date, dt.date]) -> bool:
@@ -426,8 +429,7 @@ def _latest_told(rows: Sequence[tuple[Source, str, int]]) -> dict[tuple[int, int
     return {key: rank_of[d] for key, d in told.items()}
 
 
-def _period_fit(sentence: str, source: Source, period: tuple[dt.date, dt.date],
-               titled: dict[int, tuple[list[tuple[int, int]], list[tuple[int, int]]]]
+def _period_fit(sentence: str, source: Source, period: tuple[dt.date, dt.date]
                ) -> tuple[float, float]:
     """How a sentence fits the period asked about, by its own periods or, when it names none,
     its source's title's ("Consumer price inflation, May 2024"): the share of the asked period
@@ -442,9 +444,7 @@ def _period_fit(sentence: str, source: Source, period: tuple[dt.date, dt.date],
     them. Measured: LoCoMo 128 -> 129 and the sample 21 -> 22 quoted answers hold the gold with
     other time weighed -0.15, RealTimeQA 233 as before (bench/ranker.py on the retrieval
     caches)."""
-    own = _spoken(sentence, source.date)
-    periods, ends = (own, _spoken(sentence, source.date, windows=False)) if own \
-        else titled.get(id(source), ([], []))
+    periods, ends = _told(sentence, source), _told(sentence, source, windows=False)
     asked = (period[0].toordinal(), period[1].toordinal())
     day = iso_day(source.date)
     inside = day is not None and asked[0] <= day.toordinal() <= asked[1]
