@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import json
+import sqlite3
+from contextlib import closing
 
 import pytest
 from click.testing import CliRunner
@@ -42,8 +44,20 @@ def test_index_then_stats_json(tmp_path, monkeypatch):
     data = json.loads(r.output)
     assert data["documents"] == 2 and data["documents_per_year"] == {"2019": 1, "2021": 1}
     assert data["embedder"] == "hash-384"
+    assert data["spoken_periods"]["current"] is True
     r = CliRunner().invoke(cli, ["-d", str(db), "stats"])
     assert "2020" in r.output and "documents per year" in r.output
+    assert "older rules" not in r.output
+    # periods read by an older version's rules are said to be, until the next index run
+    with closing(sqlite3.connect(db)) as conn, conn:
+        conn.execute("UPDATE meta SET value = 'spoken-0' WHERE key = 'period_rules'")
+    r = CliRunner().invoke(cli, ["-d", str(db), "stats", "--json"])
+    assert json.loads(r.output)["spoken_periods"]["current"] is False
+    r = CliRunner().invoke(cli, ["-d", str(db), "stats"])
+    assert "read by older rules: `trag-tui index` reads them again" in r.output
+    CliRunner().invoke(cli, ["-d", str(db), "index", str(tmp_path / "docs"), "--json"])
+    r = CliRunner().invoke(cli, ["-d", str(db), "stats", "--json"])
+    assert json.loads(r.output)["spoken_periods"]["current"] is True
 
 
 def test_the_database_option_also_sits_on_each_command(tmp_path, monkeypatch):

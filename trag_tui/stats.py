@@ -4,7 +4,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from .storage.db import has_table
+from .storage.db import get_meta, has_table
 from .storage.index import Index
 from .text.safe import safe_line
 
@@ -48,14 +48,19 @@ def index_stats(index: Index) -> dict[str, Any]:
 
 def _spoken(conn) -> dict[str, Any]:
     """How many searched chunks speak of a period other than their publication (and from
-    where: title, heading, text); zeros in a file from before periods were read."""
+    where: title, heading, text); zeros in a file from before periods were read. `current`:
+    read by this version's rules; an index read by older ones is read again by its next
+    `trag-tui index` run."""
+    from .periods import VERSION
+
     if not has_table(conn, "chunk_periods"):
-        return {"chunks": 0, "periods": 0, "by_source": {}}
+        return {"chunks": 0, "periods": 0, "by_source": {}, "current": False}
     return {
         "chunks": conn.execute("SELECT count(DISTINCT chunk_id) FROM chunk_periods").fetchone()[0],
         "periods": conn.execute("SELECT count(*) FROM chunk_periods").fetchone()[0],
         "by_source": {s: n for s, n in conn.execute(
             "SELECT source, count(*) FROM chunk_periods GROUP BY 1 ORDER BY 2 DESC")},
+        "current": get_meta(conn, "period_rules") == VERSION,
     }
 
 
@@ -69,7 +74,9 @@ def render_stats(data: dict[str, Any], width: int = 40) -> str:
         f"periods     {data['spoken_periods']['chunks']} chunks speak of a period "
         f"({data['spoken_periods']['periods']} periods: "
         + (", ".join(f"{n} from {safe_line(s)}s" for s, n in data['spoken_periods']['by_source'].items())
-           or "none read") + ")",
+           or "none read") + ")"
+        + ("" if data['spoken_periods'].get('current', True)
+           else "; read by older rules: `trag-tui index` reads them again"),
         f"dates       {safe_line(data['first_date'] or '-')} .. {safe_line(data['last_date'] or '-')}",
         f"embedder    {safe_line(data['embedder'] or '-')} ({data['embedding_dim'] or '-'}-d)",
         "",
