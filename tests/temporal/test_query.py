@@ -480,6 +480,12 @@ def test_comparison(question, periods):
     assert len(got.periods) >= 2
 
 
+def test_a_period_named_twice_is_compared_once():
+    # one retrieval per period: the same period twice would be searched, and answered, twice
+    got = parse("Compare inflation in 2024 and 2024", AS_OF)
+    assert [(a.isoformat(), b.isoformat()) for a, b in got.periods] == [Y(2024)]
+
+
 # --- the rest of the contract ------------------------------------------------------------------
 
 

@@ -612,7 +612,7 @@ def _evolution(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchResul
 
 
 def _comparison(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchResult:
-    periods = list(tq.periods) or [(tq.start, tq.end)]
+    periods = list(dict.fromkeys(tq.periods)) or [(tq.start, tq.end)]  # each period once
     per = max(2, -(-k // len(periods)))
     found: dict[tuple, SearchResult] = {}
     empty = []

@@ -512,8 +512,10 @@ def _q(text: str) -> str:
 
 
 def _time_order(periods: list[Period]) -> tuple[Period, ...]:
-    # An open start sorts by its end: "the present state" (None, as_of) comes after 2019.
-    return tuple(sorted(periods, key=lambda p: (p[0] or p[1] or dt.date.min, p[1] or dt.date.max)))
+    # An open start sorts by its end: "the present state" (None, as_of) comes after 2019. A
+    # period named twice ("2024 and 2024") is one period.
+    return tuple(sorted(dict.fromkeys(periods),
+                        key=lambda p: (p[0] or p[1] or dt.date.min, p[1] or dt.date.max)))
 
 
 def _cover(spans: list[tuple[dt.date | None, dt.date | None, bool]]) -> tuple[dt.date | None, dt.date | None]:
