@@ -142,6 +142,8 @@ PERIODS = [
     ("CPI inflation in the 12 months to May 2024", "2023-06-01", "2024-05-31"),
     ("spending in the year ended 31 March 2024", "2023-04-01", "2024-03-31"),
     ("GDP in the year to Q2 2025", "2024-07-01", "2025-06-30"),
+    # with no length told, "up to" is "until"
+    ("What was said in the years up to 2015?", None, "2015-12-31"),
     ("What was said the week before last?", "2025-11-03", "2025-11-09"),
     ("What happened the month before last?", "2025-09-01", "2025-09-30"),
     ("What was said over the past year and a half?", "2024-05-22", "2025-11-22"),

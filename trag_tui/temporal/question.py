@@ -45,7 +45,7 @@ from .cues import (
     TREND_CUES,
 )
 from .dateparse import dateparser_read, dateparser_vocabulary
-from .lexicon import NUMBERS, THE, LazyPattern, number, unit_of
+from .lexicon import NUMBERS, THE, LazyPattern, alternation, number, unit_of
 from .rules import (
     FUTURE,
     NAMED,
@@ -238,6 +238,10 @@ def _dateparser_atoms(text: str, as_of: dt.date, atoms: list[_Atom]) -> list[_At
 # --- combining expressions: ranges, lists, since/before/as of --------------------------------
 
 _SPAN_LENGTH = r"(?:the\s+)?(?:(?P<n>\d{1,3}|[^\W\d_]+)\s+)?(?P<unit>days?|weeks?|fortnights?|months?|years?)"
+# a stretch with its length told: "the year", "the three months", "the 12 months" ("the years up
+# to 2015" is everything up to 2015)
+_LENGTH_TOLD = (r"(?:the\s+)?(?:(?:\d{1,3}|" + alternation(NUMBERS) + r")\s+(?:days?|weeks?|fortnights?|"
+                r"months?|years?)|day|week|fortnight|month|year)")
 _PREFIXES = [  # (how, pattern) tried in order against the text just before an expression
     ("compared", r"(?:compared|comparison|comparé|comparée|verglichen|comparación|comparado|сравнению|"
         r"сравнении)\s+(?:with|to|à|au|mit|con|с|со)"),
@@ -248,7 +252,7 @@ _PREFIXES = [  # (how, pattern) tried in order against the text just before an e
     # the twelve months to the end of June, "the three months to June 2025" April to June (the
     # statistics' trailing windows); "the week beginning 10 November" the seven days from it,
     # "the week of 12 May" the calendar week holding it
-    ("span_ending", rf"{_SPAN_LENGTH}\s+(?:ending|ended|to|up\s+to)(?:\s+on)?"),
+    ("span_ending", rf"{_LENGTH_TOLD}\s+(?:ending|ended|to|up\s+to)(?:\s+on)?"),
     ("week_from", r"(?:the\s+)?week\s+(?:beginning|starting|commencing|from)(?:\s+on)?"),
     ("week_of", r"(?:the\s+)?week\s+of|la\s+semaine\s+du|"
         r"die\s+woche\s+vom|la\s+semana\s+del"),
