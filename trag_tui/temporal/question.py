@@ -516,10 +516,8 @@ def _q(text: str) -> str:
 
 
 def _time_order(periods: list[Period]) -> tuple[Period, ...]:
-    # An open start sorts by its end: "the present state" (None, as_of) comes after 2019. A
-    # period named twice ("2024 and 2024") is one period.
-    return tuple(sorted(dict.fromkeys(periods),
-                        key=lambda p: (p[0] or p[1] or dt.date.min, p[1] or dt.date.max)))
+    # An open start sorts by its end: "the present state" (None, as_of) comes after 2019.
+    return tuple(sorted(periods, key=lambda p: (p[0] or p[1] or dt.date.min, p[1] or dt.date.max)))
 
 
 def _cover(spans: list[tuple[dt.date | None, dt.date | None, bool]]) -> tuple[dt.date | None, dt.date | None]:
@@ -555,6 +553,8 @@ def _decide(text: str, masked: str, items: list[_Item], future: list[_Atom], cue
             separate.append((s, e))
     between_change = any(it.how == "between" for it in named_items) and (cues.change_between or cues.change)
     listed = any(it.listed for it in named_items)
+    named_twice = len(separate) >= 2 and len(set(separate)) == 1  # "2024 and 2024" is 2024
+    separate = list(dict.fromkeys(separate))
     if len(separate) >= 2 and (cues.comparison or listed or between_change):
         words = cues.comparison[:1] or (["change between"] if between_change else [])
         ordered = _time_order(separate)
@@ -562,7 +562,8 @@ def _decide(text: str, masked: str, items: list[_Item], future: list[_Atom], cue
         reason = (f"{_q(words[0])} sets {named} against each other" if words
                   else f"{named} are named side by side as separate periods")
         return _Decision("comparison", ordered[0][0], ordered[-1][1], ordered, conf, reason, tuple(words))
-    if cues.comparison and len(separate) == 1 and state:  # "How does inflation now compare with 2019?"
+    if cues.comparison and len(separate) == 1 and state and not named_twice:
+        # "How does inflation now compare with 2019?"
         ordered = _time_order([separate[0], (None, as_of)])
         return _Decision("comparison", ordered[0][0], ordered[-1][1], ordered, min(confidence, 0.6),
                          f"{_q(cues.comparison[0])} sets {named} against the present state",
@@ -624,6 +625,9 @@ def _decide(text: str, masked: str, items: list[_Item], future: list[_Atom], cue
         return _Decision("point_in_time", s, e, (), confidence, f"{named} names {what}", ())
     if named_items:
         start, end = _cover(spans)
+        if named_twice:
+            return _Decision("point_in_time", start, end, (), confidence,
+                             f"{named} name one period twice", ())
         return _Decision("point_in_time", start, end, (), min(confidence, 0.5),
                          f"{named} name several periods with no comparison wording; all between is searched", ())
 
