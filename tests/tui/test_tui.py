@@ -1285,7 +1285,9 @@ async def test_ctrl_q_mid_answer_quits_at_once(built):
         while app.is_running and time.monotonic() - pressed < 5:
             await asyncio.sleep(0.02)
     quit_in = time.monotonic() - pressed  # the app has shut down: unmounted, index closed
-    assert quit_in < 1.0, f"{quit_in:.1f}s from Ctrl+Q to the app's end"
+    # at once is well inside the model's 3 s pause: it does not wait for the piece in flight
+    # (half the pause, not a wall-clock second, so a busy shared machine does not fail it)
+    assert quit_in < 1.5, f"{quit_in:.1f}s from Ctrl+Q to the app's end"
     assert History().turns()[-1].status == "stopped"
 
 
