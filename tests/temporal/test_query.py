@@ -142,6 +142,9 @@ PERIODS = [
     ("CPI inflation in the 12 months to May 2024", "2023-06-01", "2024-05-31"),
     ("spending in the year ended 31 March 2024", "2023-04-01", "2024-03-31"),
     ("GDP in the year to Q2 2025", "2024-07-01", "2025-06-30"),
+    ("GDP growth in the quarter ending September 2025", "2025-07-01", "2025-09-30"),
+    ("the unemployment rate in the six months to March 2024", "2023-10-01", "2024-03-31"),
+    ("Net migration for the twelve months ending December 2024", "2024-01-01", "2024-12-31"),
     # with no length told, "up to" is "until"
     ("What was said in the years up to 2015?", None, "2015-12-31"),
     ("What was said the week before last?", "2025-11-03", "2025-11-09"),

@@ -237,11 +237,11 @@ def _dateparser_atoms(text: str, as_of: dt.date, atoms: list[_Atom]) -> list[_At
 
 # --- combining expressions: ranges, lists, since/before/as of --------------------------------
 
-_SPAN_LENGTH = r"(?:the\s+)?(?:(?P<n>\d{1,3}|[^\W\d_]+)\s+)?(?P<unit>days?|weeks?|fortnights?|months?|years?)"
+_SPAN_LENGTH = r"(?:the\s+)?(?:(?P<n>\d{1,3}|[^\W\d_]+)\s+)?(?P<unit>days?|weeks?|fortnights?|months?|quarters?|years?)"
 # a stretch with its length told: "the year", "the three months", "the 12 months" ("the years up
 # to 2015" is everything up to 2015)
 _LENGTH_TOLD = (r"(?:the\s+)?(?:(?:\d{1,3}|" + alternation(NUMBERS) + r")\s+(?:days?|weeks?|fortnights?|"
-                r"months?|years?)|day|week|fortnight|month|year)")
+                r"months?|quarters?|years?)|day|week|fortnight|month|quarter|year)")
 _PREFIXES = [  # (how, pattern) tried in order against the text just before an expression
     ("compared", r"(?:compared|comparison|comparé|comparée|verglichen|comparación|comparado|сравнению|"
         r"сравнении)\s+(?:with|to|à|au|mit|con|с|со)"),
