@@ -1091,3 +1091,10 @@ def test_a_line_naming_no_time_is_of_the_period_its_title_names():
     ranked = rank("net migration", [release, speech], mode="comparison")
     line = {c.source.doc_id: c for c in ranked if c.position != HEADLINE}
     assert of_period(line["r"], y2024) and not of_period(line["s"], y2024)
+    # a title naming a longer stretch ("Spending Review 2025") is not the quarter's
+    review = Source(3, "v", "2025-06-11", "House of Commons: Spending Review 2025", "Mel Stride",
+                    "Unemployment is now rising.", group="2025")
+    c = next(c for c in rank("unemployment", [review], mode="comparison")
+             if c.position != HEADLINE)
+    assert not of_period(c, (dt.date(2025, 7, 1), dt.date(2025, 9, 30)))
+    assert of_period(c, (dt.date(2025, 1, 1), dt.date(2025, 12, 31)))

@@ -258,9 +258,10 @@ def test_inside_a_period_its_own_news_comes_before_what_was_told_earlier(tmp_pat
         index.close()
 
 
-def test_a_passage_speaking_of_two_compared_periods_answers_for_its_titles_period():
+def test_a_passage_speaking_of_two_compared_periods_answers_for_the_one_it_names_most():
     """No period is answered from another's evidence: a passage found for two periods answers
-    for one, the one it was published in, else the one its title names, else the first."""
+    for one, the one it was published in, else the one it speaks of most strongly (its title
+    before its text), else the first."""
     from trag_tui.retrieval.modes import Hit, SearchResult, _owners
 
     y2023 = (dt.date(2022, 7, 1), dt.date(2023, 6, 30))
@@ -273,16 +274,20 @@ def test_a_passage_speaking_of_two_compared_periods_answers_for_its_titles_perio
         def of(self, ids):  # chunk 1's title names the year ending December 2024
             from trag_tui.storage.store import to_day as day
             return {1: [(day(y2024[0]), day(y2024[1]), "title", "year ending December 2024"),
-                        (day(y2023[0]), day(y2023[1]), "text", "year ending June 2023")]}
+                        (day(y2023[0]), day(y2023[1]), "text", "year ending June 2023")],
+                    # chunk 4's text speaks of 2024 alone ("5.0 per cent in 2024")
+                    4: [(day(y2024[0]), day(y2024[1]), "text", "2024")]}
 
     class Retriever:
         def spoken(self):
             return Spoken()
 
     found = {y2023: SearchResult(None, "comparison", "", [hit(1, "2025-05-22"), hit(2, "2025-05-12"),
-                                                          hit(3, "2024-03-06")]),
-             y2024: SearchResult(None, "comparison", "", [hit(1, "2025-05-22"), hit(2, "2025-05-12")])}
+                                                          hit(3, "2024-03-06"), hit(4, "2025-11-11")]),
+             y2024: SearchResult(None, "comparison", "", [hit(1, "2025-05-22"), hit(2, "2025-05-12"),
+                                                          hit(4, "2025-11-11")])}
     owner = _owners(Retriever(), found, [y2023, y2024])
-    # the release answers for its title's year; a speech of neither period for the first found;
-    # one published in 2024 but found only for the other period answers for neither
-    assert owner == {1: y2024, 2: y2023, 3: ()}
+    # the release answers for its title's year, a report for the year its text speaks of; a
+    # speech of neither period for the first found; one published in 2024 but found only for
+    # the other period answers for neither
+    assert owner == {1: y2024, 2: y2023, 3: (), 4: y2024}

@@ -393,11 +393,16 @@ def published_in(c: Candidate, span: tuple[dt.date | None, dt.date | None]) -> b
 
 
 def of_period(c: Candidate, span: tuple[dt.date | None, dt.date | None]) -> bool:
-    """Is a ranked sentence of the period: published in it, or speaking of a time inside it
-    (by its own words or, naming no time, by its source's title: "Net migration halves to
-    431,000" under "…, year ending December 2024")?"""
+    """Is a ranked sentence of the period: published in it, or speaking of a time inside it, or,
+    naming no time, under a title whose period is the period's ("Net migration halves to
+    431,000" under "…, year ending December 2024"; not a line under "Spending Review 2025" for
+    July to September 2025)?"""
     lo, hi = _ordinals(span)
-    return published_in(c, span) or any(a <= hi and b >= lo for a, b in _told(c.sentence, c.source))
+    own = _spoken(c.sentence, c.source.date)
+    if published_in(c, span) or any(a <= hi and b >= lo for a, b in own):
+        return True
+    return not own and any(overlap_share(p, (lo, hi)) >= 0.5
+                           for p in _spoken(c.source.title, c.source.date))
 
 
 def _dates_a_figure(sentence: str, source: Source, period: tuple[dt.date, dt.date]) -> bool:

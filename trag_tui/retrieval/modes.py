@@ -15,6 +15,7 @@ import numpy as np
 
 from ..facets import Scope, facet_index
 from ..models.embedding import usable
+from ..periods import SOURCES
 from ..settings import CHOICES, LISTS, Settings
 from ..storage.index import Index
 from ..storage.store import from_day, to_day
@@ -653,14 +654,25 @@ def _owners(r: Retriever, found: dict[tuple, SearchResult], periods: list[tuple]
     """The period each passage a comparison found answers for: a passage speaking of two of the
     periods is answered in one, so no period is answered from another's evidence. That is the
     one it was published in (when it was found for it; found only for another, it answers none),
-    else the one its title names (a release's own period: "…, year ending December 2024" also
-    quotes the year ending June 2023), else the first it was found for."""
+    else the one it speaks of most strongly: by its title before a heading before its text (a
+    release's own period: "…, year ending December 2024" also quotes the year ending June 2023),
+    then by how closely; else the first it was found for."""
     seen: dict[int, list[tuple]] = {}
     for period, part in found.items():
         for h in part.hits:
             seen.setdefault(h.chunk_id, []).append(period)
     shared = [u for u, ps in seen.items() if len(ps) > 1]
-    titles = r.spoken().of(shared) if shared else {}
+    spoken = r.spoken().of(shared) if shared else {}
+
+    def strength(u: int, p: tuple) -> tuple[int, float]:
+        """How strongly passage u speaks of period p: (where it says so, how closely)."""
+        if not (p[0] and p[1]):
+            return (0, 0.0)
+        asked = (_day_of(p[0]), _day_of(p[1]))
+        fits = [(len(SOURCES) - SOURCES.index(source), share) for a, b, source, _ in spoken.get(u, ())
+                if source in SOURCES and (share := scoring.overlap_share((a, b), asked)) >= 0.5]
+        return max(fits, default=(0, 0.0))
+
     owner: dict[int, tuple] = {}
     for part in found.values():
         for h in part.hits:
@@ -670,10 +682,8 @@ def _owners(r: Retriever, found: dict[tuple, SearchResult], periods: list[tuple]
             if at:
                 owner[h.chunk_id] = at[0] if at[0] in seen[h.chunk_id] else ()
                 continue
-            titled = [p for p in seen[h.chunk_id] if p[0] and p[1] and any(
-                source == "title" and scoring.overlap_share((a, b), (_day_of(p[0]), _day_of(p[1])))
-                >= 0.5 for a, b, source, _ in titles.get(h.chunk_id, ()))]
-            owner[h.chunk_id] = (titled or seen[h.chunk_id])[0]
+            # max keeps the first found among equals (no fit at all included)
+            owner[h.chunk_id] = max(seen[h.chunk_id], key=lambda p: strength(h.chunk_id, p))
     return owner
 
 
