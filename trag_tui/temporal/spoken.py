@@ -61,7 +61,7 @@ def spoken_periods(text: str, said_on: dt.date) -> list[Spoken]:
         for named in read_periods(piece, said_on):
             if named.how not in BOUNDED or named.start is None or named.end is None:
                 continue
-            words = " ".join(piece[named.lo:named.hi].split()).strip(" .,;:!?")
+            words = _words(piece[named.lo:named.hi])
             start, end = named.start, named.end
             if FUTURE in named.kinds:
                 # "next month", "tomorrow": the rules only say it lies ahead; read which period
@@ -75,14 +75,19 @@ def spoken_periods(text: str, said_on: dt.date) -> list[Spoken]:
                 continue
             # "rose by 2.0 per cent in the 12 months to May 2024" is May 2024's figure as much
             # as the year's: it speaks of both (of a day that ends a window, only the window)
-            ended = named.how == "span_ending" and named.last is not None \
-                and (named.last[1] - named.last[0]).days >= 27
-            read = [Spoken(start, end, words, lo + named.lo, window=ended)]
-            if ended and named.last is not None:
-                read.append(Spoken(named.last[0], named.last[1], " ".join(
-                    piece[named.at:named.hi].split()).strip(" .,;:!?"), lo + named.at))
+            last = named.last if named.how == "span_ending" else None
+            if last is not None and (last[1] - last[0]).days < 27:
+                last = None
+            read = [Spoken(start, end, words, lo + named.lo, window=last is not None)]
+            if last is not None:
+                read.append(Spoken(last[0], last[1], _words(piece[named.at:named.hi]), lo + named.at))
             out.extend(s for s in read if s not in out)
     return sorted(out, key=lambda s: s.at)
+
+
+def _words(expression: str) -> str:
+    """An expression as it is shown: one space between words, no punctuation at its ends."""
+    return " ".join(expression.split()).strip(" .,;:!?")
 
 
 def _whole_unit(words: str, said_on: dt.date) -> tuple[dt.date, dt.date] | None:
