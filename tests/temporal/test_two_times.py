@@ -93,6 +93,13 @@ def spans(text: str, said: str) -> list[tuple[dt.date, dt.date]]:
     # "this year" in a forecast is the whole year it was said in
     ("The OBR expects inflation to average 7.4 per cent this year.", "2022-03-23",
      [("2022-01-01", "2022-12-31")]),
+    # a deadline is the period it sets the target for, ahead or past; "until" stays open
+    ("We will cut emissions by 81 per cent on 1990 levels by 2035.", "2025-11-20",
+     [("1990-01-01", "1990-12-31"), ("2035-01-01", "2035-12-31")]),
+    ("The budget will rise by £20.5 billion a year by 2023-24.", "2018-06-18",
+     [("2023-01-01", "2024-12-31")]),
+    ("By 2010 the deficit had reached 11 per cent.", "2015-03-18", [("2010-01-01", "2010-12-31")]),
+    ("The scheme runs until 2035.", "2025-11-20", []),
     # no period: a count, "today", an open-ended stretch
     ("Some 1,500 people came today.", "2024-06-19", []),
     ("Prices have risen since 2010.", "2024-06-19", []),

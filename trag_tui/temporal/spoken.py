@@ -12,12 +12,12 @@ after the publication day (a plan, a forecast, "for 2033 to 2037") is kept as st
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .calendar import unit_span
 from .lexicon import MONTHS, SEASONS, UNITS, WEEKDAYS, alternation, lazy, unit_of
 from .mentions import ahead_of
-from .question import read_periods
+from .question import Named, read_periods
 from .rules import FUTURE, TO_DATE, TODAY
 
 # Only the text around a word that can start a time expression is read: a year, a month, a
@@ -32,6 +32,9 @@ REACH = 60  # characters read either side of a trigger: the longest expression a
 # 2016") say too little about any one period to be found by it.
 BOUNDED = frozenset({"in", "range", "between", "week_of", "span_ending", "week_from",
                      "span_before", "span_after"})
+# The word that sets a deadline before a period; English only (other languages' words for it
+# also mean "up to", which says nothing of the period itself).
+DEADLINE = lazy(r"by\s+")
 MAX_DAYS = 10 * 366  # a longer stretch ("the 1990s and 2000s") speaks of no period in particular
 
 
@@ -58,7 +61,7 @@ def spoken_periods(text: str, said_on: dt.date) -> list[Spoken]:
     out: list[Spoken] = []
     for lo, hi in _windows(text):
         piece = text[lo:hi]
-        for named in read_periods(piece, said_on):
+        for named in _deadlines(read_periods(piece, said_on), piece, said_on):
             if named.how not in BOUNDED or named.start is None or named.end is None:
                 continue
             words = _words(piece[named.lo:named.hi])
@@ -83,6 +86,22 @@ def spoken_periods(text: str, said_on: dt.date) -> list[Spoken]:
                 read.append(Spoken(last[0], last[1], _words(piece[named.at:named.hi]), lo + named.at))
             out.extend(s for s in read if s not in out)
     return sorted(out, key=lambda s: s.at)
+
+
+def _deadlines(found: list[Named], piece: str, said_on: dt.date) -> list[Named]:
+    """The periods read, with a deadline ("cut by 2035", "£20.5 billion more by 2023-24") read
+    as the period it names: a target or a forecast speaks of the time it is set for, as the
+    temporal contract keeps "by 2035" as stated. A question's "by 2017" is read as "until"
+    (`question.read_periods`); a document's is the state it sets for 2017."""
+    out = []
+    for named in found:
+        cue = DEADLINE.match(piece, named.lo) if named.how == "until" else None
+        if cue is None:
+            out.append(named)
+            continue
+        out.extend(replace(n, lo=n.lo + cue.end(), hi=n.hi + cue.end(), at=n.at + cue.end())
+                   for n in read_periods(piece[cue.end():named.hi], said_on))
+    return out
 
 
 def _words(expression: str) -> str:
