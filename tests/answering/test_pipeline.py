@@ -751,6 +751,22 @@ def test_a_period_that_only_later_sources_speak_of_is_not_said_to_have_no_docume
             "sources are [3] (2 April 2017).") in quoted.notes
 
 
+def test_a_period_answered_by_a_line_of_another_period_s_source_says_so():
+    # March 2016 has no source of its own; a 2023 source's line states its figure, so the
+    # period is quoted from that line, under its own label, and the note names that source
+    res = comparison_result()
+    hits = [replace(h, group=g) for h, g in zip(res.hits, ("2012", "2023"))] + [
+        hit(5, "2023-11-20", "Inflation was 4.6 per cent in October 2023, against 0.5 per cent "
+            "in March 2016.", score=0.7, group="2023")]
+    events = run(replace(res, hits=hits), evidence_only=True)
+    quoted = next(e for e in events if isinstance(e, Quoted))
+    march = [line for line in quoted.text.splitlines() if line.startswith("March 2016: ")]
+    assert len(march) == 1 and "0.5 per cent in March 2016" in march[0]
+    assert any(n.startswith("Nothing published in March 2016 was found; it is answered from "
+                            "what speaks of it: [") for n in quoted.notes)
+    assert not any(n.startswith("No documents from March 2016") for n in quoted.notes)
+
+
 def test_an_answer_about_now_from_old_sources_says_how_old():
     res = decay_result()
     old = run(res, evidence_only=True)[-1]

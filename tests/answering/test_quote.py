@@ -964,6 +964,24 @@ def test_a_figure_dated_to_another_time_than_asked_is_flagged():
                                "number", None, None)
 
 
+def test_a_figure_set_for_the_period_asked_is_not_flagged_by_the_day_it_was_announced():
+    q = "By how much was the NHS England budget to be higher in 2023-24?"
+    start, end = dt.date(2023, 1, 1), dt.date(2024, 12, 31)
+    said = [Source(1, "d1", "2018-06-18", "NHS Funding", "Jeremy Hunt",
+                   "Yesterday the Prime Minister announced that the NHS England budget will "
+                   "increase by £20.5 billion a year in real terms by 2023-24.", score=0.9)]
+    picks = extract(q, rank(q, said, mode="hard_filter", embedder=HashEmbedder()),
+                    mode="hard_filter", kind="number")
+    assert not figure_elsewhen(picks, "number", start, end)
+    # the same announcement with no period of its own is flagged
+    said = [Source(1, "d1", "2018-06-18", "NHS Funding", "Jeremy Hunt",
+                   "Yesterday the Prime Minister announced that the NHS England budget will "
+                   "increase by £20.5 billion a year in real terms.", score=0.9)]
+    picks = extract(q, rank(q, said, mode="hard_filter", embedder=HashEmbedder()),
+                    mode="hard_filter", kind="number")
+    assert figure_elsewhen(picks, "number", start, end)
+
+
 def test_a_figure_stated_next_to_the_period_asked_about_is_that_period_s():
     # both sentences speak of 2023; only the later report states a figure for it
     q = "How many people crossed the Channel in small boats in 2023?"
@@ -1007,6 +1025,31 @@ def test_a_comparison_period_is_answered_only_by_a_line_of_that_period():
     picks = extract("unemployment", ranked, mode="comparison", groups=["2012", "2024"],
                     spans=spans)
     assert [c.source.number for c in picks] == [2]
+
+
+def test_a_period_with_no_line_of_its_own_is_answered_by_a_line_that_speaks_of_it():
+    """Retrieval answers a passage for one compared period only: February's release is
+    February's, though it also states January's figure. January's block, holding only a
+    release whose twelve months merely include January, quotes February's line on January
+    under January's label, and not the other release's May figure."""
+    jan, feb = (dt.date(2024, 1, 1), dt.date(2024, 1, 31)), (dt.date(2024, 2, 1), dt.date(2024, 2, 29))
+    sources = [
+        Source(1, "may", "2024-06-19", "Consumer price inflation, May 2024", "",
+               "The CPI rose by 2.0 per cent in the 12 months to May 2024.", group="January 2024"),
+        Source(2, "feb", "2024-03-20", "Consumer price inflation, February 2024", "",
+               "The CPI rose by 3.4 per cent in the 12 months to February 2024, down from 4.0 "
+               "per cent in January.", group="February 2024"),
+    ]
+    q = "How did CPI inflation in February 2024 compare with January 2024?"
+    ranked = rank(q, sources, mode="comparison")
+    picks = extract(q, ranked, mode="comparison", groups=["January 2024", "February 2024"],
+                    spans={"January 2024": jan, "February 2024": feb}, kind="number")
+    assert [(c.source.number, c.source.group) for c in picks] == [
+        (2, "January 2024"), (2, "February 2024")]
+    text = quoted_answer(q, picks, kind="number",
+                         labels={"January 2024": "January 2024", "February 2024": "February 2024"})
+    assert text.startswith("January 2024: ") and "4.0 per cent in January" in text.splitlines()[0]
+    assert "2.0 per cent" not in text
 
 
 def test_each_period_is_answered_by_its_best_line_that_gives_what_was_asked():

@@ -7,7 +7,7 @@ every shell; they are notes about the answer, not part of it (the answer text is
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..temporal.calendar import iso_day
@@ -18,9 +18,9 @@ STALE_DAYS = 183  # about six months: older than that, "the current" may well ha
 NEAREST = 2  # sources named as the nearest to an empty period
 
 
-def notes(result: Any, sources: Sequence[Any], quoted: set[int]) -> list[str]:
+def notes(result: Any, sources: Sequence[Any], quoted: Mapping[str | None, set[int]]) -> list[str]:
     """The notes for an answer from these numbered sources (`quoted`: the numbers its quote
-    cites), most important first."""
+    cites, by the period block it quotes them for), most important first."""
     out = empty_periods(result, sources, quoted)
     stale = staleness(result, sources)
     if stale:
@@ -28,7 +28,8 @@ def notes(result: Any, sources: Sequence[Any], quoted: set[int]) -> list[str]:
     return out
 
 
-def empty_periods(result: Any, sources: Sequence[Any], quoted: set[int]) -> list[str]:
+def empty_periods(result: Any, sources: Sequence[Any],
+                  quoted: Mapping[str | None, set[int]]) -> list[str]:
     """One line per period a comparison asks about that no source is dated in and none speaks
     of, with the sources nearest to it ("No documents from 2012: the nearest are [3] (24 March
     2010), …"); one that only sources of another time speak of, with those sources; or one
@@ -36,16 +37,19 @@ def empty_periods(result: Any, sources: Sequence[Any], quoted: set[int]) -> list
     if result.mode != "comparison":
         return []
     dated = [(day, s) for s in sources if (day := iso_day(s.date)) is not None]
+    cited = set().union(*quoted.values()) if quoted else set()
     lines = []
     for start, end in query_periods(result):
         inside = [s.number for _, s in dated if period_of(s, [(start, end)]) == 0]
-        # the period's block also holds what speaks of it from another time (`arrange`)
-        block = {s.number for s in sources if s.group == period_label(start, end)}
+        # the period's block also holds what speaks of it from another time (`arrange`), and
+        # a line of another block's source quoted for it because it speaks of it
+        mine = quoted.get(period_label(start, end), set())
+        block = {s.number for s in sources if s.group == period_label(start, end)} | mine
         if inside:
-            if quoted and not quoted & (set(inside) | block):
-                cited = ", ".join(f"[{n}]" for n in inside)
+            if cited and not cited & (set(inside) | block):
+                listed = ", ".join(f"[{n}]" for n in inside)
                 lines.append(f"Nothing from {period_label(start, end)} is quoted; its sources "
-                             f"are {cited}.")
+                             f"are {listed}.")
             continue
         speak = [pair for pair in dated if pair[1].number in block]
         if speak:
@@ -53,7 +57,7 @@ def empty_periods(result: Any, sources: Sequence[Any], quoted: set[int]) -> list
             # has documents, but none of its own time, and the reader is told so, and when no
             # line of them answers for it, that too
             said = f"Nothing published in {period_label(start, end)} was found"
-            if quoted and not quoted & block:
+            if cited and not mine:
                 said += ", and nothing quoted speaks of it; its sources are"
             else:
                 said += "; it is answered from what speaks of it:"

@@ -127,6 +127,9 @@ def answer(result: SearchResult, passages: Mapping[int, str], *,
     quote = choose(q, result.mode, led, sources, evidence(ranked),             # quote
                    kind=kind)
     picked = {c.source.number for c in quote.picks}  # the sources the quote cites
+    by_block: dict[str | None, set[int]] = {}  # ... by the period block quoting them
+    for c in quote.picks:
+        by_block.setdefault(c.source.group, set()).add(c.source.number)
     clock.mark("assembly")
     yield Retrieved(result, quote.sources)
     shown: list[str] = []
@@ -136,7 +139,7 @@ def answer(result: SearchResult, passages: Mapping[int, str], *,
         yield Token(shown[-1])
     told = [line for line in (hot_note(hot), judge_note(verdicts)) if line]
     quoted_event = Quoted(quote.shown, quote.evidence,
-                          notes(result, quote.sources, picked) + told)
+                          notes(result, quote.sources, by_block) + told)
     lead_text = "".join(shown) + quoted_event.shown  # on screen before the model writes a word
     if quoted_event.shown:
         yield quoted_event

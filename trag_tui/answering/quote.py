@@ -41,6 +41,7 @@ from .ranking import (
     of_period,
     off_subject,
     ranker_cuts,
+    speaks_of,
 )
 from .sources import Source
 
@@ -66,11 +67,13 @@ def choose(q, mode: str, ranked: Sequence[Candidate], sources: list[Source],
 
     An office asked about over a period may have changed hands in it: each holder is quoted."""
     question = q.semantic_query or q.question
-    groups = [g for g in dict.fromkeys(s.group for s in sources) if g]
     turns = succession(q.question, ranked, kind, cuts) if mode == "hard_filter" else []
     holders = [name for c in turns if (name := holder(c, q.question))]
     spans = {period_label(a, b): (a, b) for a, b in getattr(q, "periods", None) or ()} \
         if mode == "comparison" else {}
+    # a compared period with no source of its own still has a block: a line of another
+    # period's source may speak of it
+    groups = [g for g in dict.fromkeys([*spans, *(s.group for s in sources)]) if g]
     picks = turns or extract(question, ranked, mode=mode, kind=kind, groups=groups,
                              full=q.question, spans=spans, cuts=cuts)
     labels = {g: (g.capitalize() + " sources" if mode == "evolution" else g) for g in groups}
@@ -155,6 +158,14 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
             # "The UK has lost its clear global leadership position on climate action" shares
             # only "UK" and "position" with "How did the UK position on Israel and Gaza evolve?"
             lines = [c for c in best_of[g] if not told or subject & said[id(c)]]
+            if not lines and g in spans:
+                # Retrieval answers a passage for one period only; a line of another period's
+                # source that itself speaks of this one answers for it: February's release
+                # says "…down from 4.0 per cent in January"
+                lines = [replace(c, source=replace(c.source, group=g)) for c in ranked
+                         if c.source.group != g and not off_subject(c, ranked, cuts)
+                         and speaks_of(c, spans[g])
+                         and (not told or subject & content_words(c.sentence))]
             if not lines:
                 continue  # a period with nothing on the subject is left out, not misquoted
             # A period's line gives what was asked where one does: the development sets hold
@@ -332,9 +343,11 @@ def figure_elsewhen(picks: Sequence[Candidate], kind: str | None, start: dt.date
     for c in said:
         when = reported_when(c.sentence, c.source.date)
         # the time must frame the sentence: "…want to do it again next month!" dates a plan,
-        # not the 7 people who came
+        # not the 7 people who came; and a sentence that also speaks of the period asked
+        # ("Yesterday the Prime Minister announced … £20.5 billion … by 2023-24") gives its figure
         if when is None or (when.start <= end and when.end >= start) or not re.match(
-                rf"{en.TIME_OPENING}{re.escape(when.expression)}\b", c.sentence, re.I):
+                rf"{en.TIME_OPENING}{re.escape(when.expression)}\b", c.sentence, re.I) \
+                or speaks_of(c, (start, end)):
             return False
     return True
 

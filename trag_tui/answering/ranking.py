@@ -397,12 +397,18 @@ def of_period(c: Candidate, span: tuple[dt.date | None, dt.date | None]) -> bool
     naming no time, under a title whose period is the period's ("Net migration halves to
     431,000" under "…, year ending December 2024"; not a line under "Spending Review 2025" for
     July to September 2025)?"""
-    lo, hi = _ordinals(span)
-    own = _spoken(c.sentence, c.source.date)
-    if published_in(c, span) or any(a <= hi and b >= lo for a, b in own):
+    if published_in(c, span) or speaks_of(c, span):
         return True
-    return not own and any(overlap_share(p, (lo, hi)) >= 0.5
-                           for p in _spoken(c.source.title, c.source.date))
+    return not _spoken(c.sentence, c.source.date) and any(
+        overlap_share(p, _ordinals(span)) >= 0.5 for p in _spoken(c.source.title, c.source.date))
+
+
+def speaks_of(c: Candidate, span: tuple[dt.date | None, dt.date | None]) -> bool:
+    """Does a ranked sentence itself speak of a time inside the period ("…will increase by
+    £20.5 billion a year in real terms by 2023-24")? A trailing window speaks through its end
+    period: "2.0 per cent in the 12 months to May 2024" is May's figure, not January's."""
+    lo, hi = _ordinals(span)
+    return any(a <= hi and b >= lo for a, b in _spoken(c.sentence, c.source.date, windows=False))
 
 
 def _dates_a_figure(sentence: str, source: Source, period: tuple[dt.date, dt.date]) -> bool:
