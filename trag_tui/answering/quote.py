@@ -250,18 +250,19 @@ def quoted_answer(question: str, picks: Sequence[Candidate], *, kind: str | None
     """The extractive answer's text: one line per source quoted, a period label before each in
     blocks."""
     kind = kind if kind is not None else answer_type(question)
-    lines = []
     by_source: dict[int, list[Candidate]] = {}
     for c in picks:
         by_source.setdefault(id(c.source), []).append(c)
+    # one line per quote; a line quoted for two periods (it speaks of both) is labelled with both
+    lines: dict[str, list[str]] = {}
     for same in by_source.values():
         c = _excerpt(same)
         text = render_pick(c, question, kind, period)
         group = c.source.group
-        if labels and group in labels:
-            text = f"{labels[group]}: {text}"
-        lines.append(text + ("" if text.endswith((".", "”")) else "."))
-    return "\n".join(lines)
+        lines.setdefault(text + ("" if text.endswith((".", "”")) else "."), []).extend(
+            [labels[group]] if labels and group in labels else [])
+    return "\n".join(" and ".join(names) + ": " + text if names else text
+                     for text, names in lines.items())
 
 
 def holds(c: Candidate, question: str, kind: str | None) -> bool:
