@@ -104,6 +104,13 @@ PERIODS = [
     ("Q4 debates", "2025-10-01", "2025-12-31"),  # named whole, even mid-quarter
     ("in the first quarter of this year", "2025-01-01", "2025-03-31"),
     ("What happened in the third quarter?", "2025-07-01", "2025-09-30"),
+    # the first or last stretch of a named period
+    ("How many crossed in the first six months of 2024?", "2024-01-01", "2024-06-30"),
+    ("What happened in the last six months of 2023?", "2023-07-01", "2023-12-31"),
+    ("What happened in the first two weeks of March 2024?", "2024-03-01", "2024-03-14"),
+    ("in the last 10 days of 2023", "2023-12-22", "2023-12-31"),
+    ("What happened in the first three months of the year?", "2025-01-01", "2025-03-31"),
+    ("the last three months of last year", "2024-10-01", "2024-12-31"),
     # parts of years, decades, centuries, seasons
     ("early 2020", "2020-01-01", "2020-04-30"),
     ("mid-2024", "2024-05-01", "2024-08-31"),

@@ -262,6 +262,30 @@ def _third_of(m, year: int) -> Span:
     return months_span(year, 1 + 4 * third, 4)
 
 
+def _edge_of(m, as_of):
+    """"the first six months of 2024", "the last two weeks of March", "the first three months of
+    the year": the stretch of that length at the start or the end of the period named."""
+    unit, mult = unit_of(m["u"])
+    if unit not in ("day", "week", "month", "quarter"):
+        return None
+    n = number(m["n"]) * mult
+
+    def edge(span: Span) -> Span:
+        if m["edge"].lower() == "first":
+            return span[0], min(span[1], add_days(shift(span[0], unit, n), -1))
+        return max(span[0], shift(add_days(span[1], 1), unit, -n)), span[1]
+
+    if m["m"]:
+        month = MONTHS[m["m"].lower()]
+        rebase = lambda y: edge(month_span(y, month))  # noqa: E731
+        return _named(rebase(int(m["y"]))) if m["y"] else _yearless(rebase, as_of)
+    if m["y2"]:
+        return _named(edge(year_span(int(m["y2"]))))
+    year = as_of.year - (1 if (m["rel"] or "").lower() in ("last", "previous") else 0)
+    span = edge(year_span(year))
+    return _after(as_of, 0.7) if span[0] > as_of else _named(span, confidence=0.9)
+
+
 def _part_of_year(m, as_of):
     return _named(_third_of(m, int(m["y"])), confidence=0.85)
 
@@ -528,6 +552,11 @@ RULES: list[Rule] = [
         rf"{START}{MONTH}\s+(?P<d>[0-3]?\d)(?:st|nd|rd|th)?(?!\d|\s*[-–/]\d|\s*(?:%|per\s*cent))"
         rf"(?:\s*,?\s*{YEAR})?{END}"), _day_month),
     # parts of a year
+    Rule("the first six months of 2024", lazy(
+        rf"{START}(?:the\s+)?(?P<edge>first|last|final)\s+{NUM}\s+{UNIT}\s+(?:of|in)\s+(?:the\s+)?"
+        rf"(?:{MONTH}(?:\s*,?\s*{YEAR})?|{YEAR.replace('?P<y>', '?P<y2>')}|"
+        rf"(?:(?P<rel>this|last|previous|current)\s+)?year{END})"),
+        _edge_of),
     Rule("early/mid/late year", lazy(
         rf"{START}(?:(?:the|a|à\s+la|al?|en|im|в)\s+)?(?P<mod>early|mid|late|(?:the\s+)?(?:start|beginning|"
         rf"end)\s+of|"
