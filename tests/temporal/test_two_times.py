@@ -100,6 +100,10 @@ def spans(text: str, said: str) -> list[tuple[dt.date, dt.date]]:
      [("2023-01-01", "2024-12-31")]),
     ("By 2010 the deficit had reached 11 per cent.", "2015-03-18", [("2010-01-01", "2010-12-31")]),
     ("The scheme runs until 2035.", "2025-11-20", []),
+    # a deadline with no year that the rules would place before the day said is not read
+    ("We hope to finish by 5 May.", "2023-03-15", []),
+    ("The works should be done by the summer.", "2023-03-15", []),
+    ("By last year the number had doubled.", "2023-03-15", [("2022-01-01", "2022-12-31")]),
     # no period: a count, "today", an open-ended stretch
     ("Some 1,500 people came today.", "2024-06-19", []),
     ("Prices have risen since 2010.", "2024-06-19", []),

@@ -18,7 +18,7 @@ from .calendar import unit_span
 from .lexicon import MONTHS, SEASONS, UNITS, WEEKDAYS, alternation, lazy, unit_of
 from .mentions import ahead_of
 from .question import Named, read_periods
-from .rules import FUTURE, TO_DATE, TODAY
+from .rules import FUTURE, RELATIVE, TO_DATE, TODAY
 
 # Only the text around a word that can start a time expression is read: a year, a month, a
 # weekday, a season, a unit of time, or a day named relative to today (a bare number is a count).
@@ -35,6 +35,7 @@ BOUNDED = frozenset({"in", "range", "between", "week_of", "span_ending", "week_f
 # The word that sets a deadline before a period; English only (other languages' words for it
 # also mean "up to", which says nothing of the period itself).
 DEADLINE = lazy(r"by\s+")
+_YEAR_WRITTEN = lazy(r"(?<!\d)(?:1[89]|2[01])\d\d(?!\d)|(?<![\w'’])['’]\d\d(?!\d)")
 MAX_DAYS = 10 * 366  # a longer stretch ("the 1990s and 2000s") speaks of no period in particular
 
 
@@ -92,15 +93,21 @@ def _deadlines(found: list[Named], piece: str, said_on: dt.date) -> list[Named]:
     """The periods read, with a deadline ("cut by 2035", "£20.5 billion more by 2023-24") read
     as the period it names: a target or a forecast speaks of the time it is set for, as the
     temporal contract keeps "by 2035" as stated. A question's "by 2017" is read as "until"
-    (`question.read_periods`); a document's is the state it sets for 2017."""
+    (`question.read_periods`); a document's is the state it sets for 2017. A deadline with no
+    year written that the rules place before the day said ("by 5 May", "by the summer", read
+    as the latest one past) most likely means the one ahead, which the words do not settle:
+    it speaks of no period."""
     out = []
     for named in found:
         cue = DEADLINE.match(piece, named.lo) if named.how == "until" else None
         if cue is None:
             out.append(named)
             continue
+        rest = piece[cue.end():named.hi]
         out.extend(replace(n, lo=n.lo + cue.end(), hi=n.hi + cue.end(), at=n.at + cue.end())
-                   for n in read_periods(piece[cue.end():named.hi], said_on))
+                   for n in read_periods(rest, said_on)
+                   if n.end is None or n.end >= said_on or RELATIVE in n.kinds
+                   or _YEAR_WRITTEN.search(rest[n.lo:n.hi]))
     return out
 
 
