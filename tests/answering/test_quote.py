@@ -1027,6 +1027,21 @@ def test_a_comparison_period_is_answered_only_by_a_line_of_that_period():
     assert [c.source.number for c in picks] == [2]
 
 
+def test_the_subject_a_comparison_names_may_be_who_speaks():
+    """"Loan demand in Chicago: 1988 versus 2009": the Chicago Fed's 2009 report speaks of "the
+    District", never "Chicago"; its lines are still Chicago's, and the period is answered."""
+    sources = [
+        Source(1, "a", "1988-05-04", "Beige Book, May 1988", "Federal Reserve Bank of Chicago",
+               "Interest rates on loans are edging up in the Chicago area.", group="1988"),
+        Source(2, "b", "2009-09-09", "Beige Book, September 2009", "Federal Reserve Bank of Chicago",
+               "Demand for auto loans in the District increased with the rise in sales.", group="2009"),
+    ]
+    q = "Loan demand in Chicago: 1988 versus 2009"
+    ranked = rank(q, sources, mode="comparison")
+    picks = extract(q, ranked, mode="comparison", groups=["1988", "2009"])
+    assert [c.source.number for c in picks] == [1, 2]
+
+
 def test_a_period_with_no_line_of_its_own_is_answered_by_a_line_that_speaks_of_it():
     """Retrieval answers a passage for one compared period only: February's release is
     February's, though it also states January's figure. January's block, holding only a

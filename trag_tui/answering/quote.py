@@ -151,7 +151,10 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
                        and not off_subject(c, ranked, cuts)
                        and (g not in spans or of_period(c, spans[g]))]
                    for g in groups}
-        said = {id(c): content_words(c.sentence) for g in groups for c in best_of[g]}
+        # who speaks is said by every line of theirs: "Loan demand in Chicago" is what the
+        # Federal Reserve Bank of Chicago reports of "the District"
+        said = {id(c): content_words(f"{c.sentence} {c.source.speaker or ''}")
+                for g in groups for c in best_of[g]}
         told = any(subject & words for words in said.values())
         for g in groups:
             # The period's best line that speaks of the subject when another period's does:
@@ -165,7 +168,8 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
                 lines = [replace(c, source=replace(c.source, group=g)) for c in ranked
                          if c.source.group != g and not off_subject(c, ranked, cuts)
                          and speaks_of(c, spans[g])
-                         and (not told or subject & content_words(c.sentence))]
+                         and (not told or subject & content_words(
+                             f"{c.sentence} {c.source.speaker or ''}"))]
             if not lines:
                 continue  # a period with nothing on the subject is left out, not misquoted
             # A period's line gives what was asked where one does: the development sets hold
