@@ -765,6 +765,13 @@ def test_a_period_answered_by_a_line_of_another_period_s_source_says_so():
     assert any(n.startswith("Nothing published in March 2016 was found; it is answered from "
                             "what speaks of it: [") for n in quoted.notes)
     assert not any(n.startswith("No documents from March 2016") for n in quoted.notes)
+    # with a source of the period's own block nearer to it, the quoted one is still named first
+    near = hit(6, "2017-01-10", "Prices rose in 2016 as the pound fell.", score=0.6,
+               group="March 2016")
+    events = run(replace(res, hits=hits[:2] + [near, hits[2]]), evidence_only=True)
+    quoted = next(e for e in events if isinstance(e, Quoted))
+    assert ("Nothing published in March 2016 was found; it is answered from what speaks of it: "
+            "[3] (20 November 2023), [4] (10 January 2017).") in quoted.notes
 
 
 def test_an_answer_about_now_from_old_sources_says_how_old():

@@ -7,7 +7,7 @@ every shell; they are notes about the answer, not part of it (the answer text is
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from ..temporal.calendar import iso_day
@@ -61,7 +61,7 @@ def empty_periods(result: Any, sources: Sequence[Any],
                 said += ", and nothing quoted speaks of it; its sources are"
             else:
                 said += "; it is answered from what speaks of it:"
-            lines.append(f"{said} {_nearest(speak, start, end)}.")
+            lines.append(f"{said} {_nearest(speak, start, end, first=mine)}.")
             continue
         line = f"No documents from {period_label(start, end)}"
         if dated:
@@ -71,9 +71,12 @@ def empty_periods(result: Any, sources: Sequence[Any],
     return lines
 
 
-def _nearest(dated: list[tuple[dt.date, Any]], start: dt.date | None, end: dt.date | None) -> str:
-    """The NEAREST of these dated sources to the period, cited with their days."""
-    near = sorted(dated, key=lambda pair: (_distance(pair[0], start, end), pair[1].number))
+def _nearest(dated: list[tuple[dt.date, Any]], start: dt.date | None, end: dt.date | None,
+             first: Collection[int] = ()) -> str:
+    """The NEAREST of these dated sources to the period, cited with their days; those `first`
+    names (the ones quoted for it) before the others."""
+    near = sorted(dated, key=lambda pair: (pair[1].number not in first,
+                                           _distance(pair[0], start, end), pair[1].number))
     return ", ".join(f"[{s.number}] ({day_label(day)})" for day, s in near[:NEAREST])
 
 
