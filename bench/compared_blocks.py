@@ -6,7 +6,9 @@ files (the district's report of each period is the gold), this asks the question
 (the quoted answer, what `ask --evidence-only` shows) and counts, over all compared periods:
 
 - `periods_quoted`: periods the answer has a line for (a line under two labels counts twice);
-- `quoted_from_gold`: those whose line cites a gold report.
+- `quoted_from_gold`: those whose line cites a gold report;
+- `on_topic`: those whose line holds a word of the topic the question asks about (the question
+  templates' topics: wages, loan demand, energy, …).
 
     python bench/compared_blocks.py --index beige.db [--questions FILE ...] [--records out.jsonl]
 
@@ -19,15 +21,18 @@ import datetime as dt
 import json
 import re
 import sys
+from collections.abc import Collection
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from bench.beige_questions import TOPICS  # noqa: E402
 from trag_tui.answering.events import Done  # noqa: E402
 from trag_tui.answering.pipeline import ask  # noqa: E402
 from trag_tui.settings import Settings  # noqa: E402
 from trag_tui.storage.index import open_index  # noqa: E402
+from trag_tui.text.words import content_words  # noqa: E402
 
 QUESTION_FILES = (REPO / "bench" / "beige_book_questions.jsonl",
                   REPO / "bench" / "beige_book_whole_questions.jsonl")
@@ -45,15 +50,23 @@ def comparisons(files) -> list[dict]:
     return list(out.values())
 
 
-def score(answer: str, cited_docs: dict[int, str], gold: set[str]) -> tuple[int, int]:
-    """(periods quoted, of them quoted from a gold document) in one answer's lines."""
-    quoted = from_gold = 0
+def topic_of(question: str) -> set[str]:
+    """The words of the template topic the question asks about (none when it names none)."""
+    return next((content_words(t) for t in TOPICS if t in question.lower()), set())
+
+
+def score(answer: str, cited_docs: dict[int, str], gold: set[str],
+          topic: Collection[str] = ()) -> tuple[int, int, int]:
+    """(periods quoted, of them quoted from a gold document, of them on the topic) in one
+    answer's lines."""
+    quoted = from_gold = on_topic = 0
     for line in filter(str.strip, answer.splitlines()):
-        head = line.split(": ", 1)[0] if ": " in line else ""
+        head, _, said = line.partition(": ") if ": " in line else ("", "", line)
         periods = head.count(" and ") + 1
         quoted += periods
         from_gold += periods * any(cited_docs.get(int(n)) in gold for n in _CITED.findall(line))
-    return quoted, from_gold
+        on_topic += periods * bool(set(topic) & content_words(said))
+    return quoted, from_gold, on_topic
 
 
 def main() -> None:
@@ -65,23 +78,25 @@ def main() -> None:
     settings = Settings.load(db=args.index)
     index = open_index(args.index, settings)
     qs = comparisons(args.questions or QUESTION_FILES)
-    periods = quoted = from_gold = 0
+    periods = quoted = from_gold = on_topic = 0
     records = args.records.open("w", encoding="utf-8") if args.records else None
     for i, q in enumerate(qs, 1):
         done = [e for e in ask(index, q["question"], as_of=dt.date.fromisoformat(q["question_date"]),
                                evidence_only=True) if isinstance(e, Done)][-1]
         docs = {s.number: s.doc_id for s in done.sources}
-        n, g = score(done.answer, docs, set(q["evidence_ids"]))
+        n, g, t = score(done.answer, docs, set(q["evidence_ids"]), topic_of(q["question"]))
         periods += len(q.get("periods") or [])
         quoted += n
         from_gold += g
+        on_topic += t
         if records:
             records.write(json.dumps({"id": q["id"], "question": q["question"], "answer": done.answer,
-                                      "periods_quoted": n, "quoted_from_gold": g}) + "\n")
+                                      "periods_quoted": n, "quoted_from_gold": g, "on_topic": t})
+                          + "\n")
         print(f"{i}/{len(qs)}", file=sys.stderr, end="\r")
     index.close()
     print(json.dumps({"questions": len(qs), "periods": periods, "periods_quoted": quoted,
-                      "quoted_from_gold": from_gold}, indent=1))
+                      "quoted_from_gold": from_gold, "on_topic": on_topic}, indent=1))
 
 
 if __name__ == "__main__":

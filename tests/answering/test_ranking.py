@@ -45,3 +45,24 @@ def test_other_weights_reorder_the_same_features(monkeypatch):
     only_lead = tuple(1.0 if k == "lead" else 0.0 for k in FEATURES)
     monkeypatch.setattr(ranking, "ranker_weights", lambda: only_lead)
     assert "Rates held" in rank("inflation", sources)[0].sentence
+
+
+def test_words_every_source_s_title_carries_are_where_the_sources_come_from_not_the_topic():
+    q = "Wages according to the Tenth District: April 2009 compared with September 2015"
+    title = "Beige Book, {}: Federal Reserve Bank of Kansas City (Tenth District)"
+    sources = [Source(n, f"d{n}", date, title.format(month), "Federal Reserve Bank of Kansas City",
+                      text, score=0.9)
+               for n, date, month, text in (
+                   (1, "2009-04-15", "April 2009", "The Tenth District economy continued to "
+                    "decline in March. Wage pressures remained low in the weak labour market."),
+                   (2, "2015-09-02", "September 2015", "Tenth District energy activity "
+                    "stabilized somewhat. Wages rose modestly for skilled workers."))]
+    ranked = rank(q, sources, mode="comparison")
+    assert "Wage" in ranked[0].sentence
+    # who speaks is no scope: a conversation's title names its speakers on every session
+    q = "What did Melanie paint?"
+    sources = [Source(n, f"s{n}", "2023-05-0" + str(n), "conv-26 session 1: Caroline and Melanie",
+                      speaker, text, score=0.9)
+               for n, speaker, text in ((1, "Caroline", "Caroline: I painted a sunset last week."),
+                                        (2, "Melanie", "Melanie: I painted a lake with my kids."))]
+    assert rank(q, sources, mode="hybrid")[0].source.speaker == "Melanie"

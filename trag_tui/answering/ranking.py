@@ -224,6 +224,15 @@ def featured(question: str, sources: Sequence[Source], *, mode: str | None = Non
         measure = content_words(en.MEASURE_WORDS)
         qwords = qwords - measure or qwords
         focus = focus - measure or focus
+    # The question's words that every source's title carries name where the sources come
+    # from, not what a sentence is about: "Wages according to the Tenth District" over the
+    # Kansas City Fed's reports, titled "… (Tenth District)", asks about wages, and "The Tenth
+    # District economy continued to decline" shares no word of that with it. Who speaks is
+    # not scope: "conv-26 session 1: Caroline and Melanie" titles every turn of theirs, and
+    # "What did Melanie…" asks about Melanie's turns
+    scope = set.intersection(*(content_words(s.title or "") for s in sources)) - set().union(
+        *(content_words(s.speaker or "") for s in sources)) if len(sources) > 1 else set()
+    topic = qwords - scope or qwords
     rows: list[tuple[Source, str, int]] = []
     lead: list[float] = []
     for s in sources:
@@ -299,7 +308,7 @@ def featured(question: str, sources: Sequence[Source], *, mode: str | None = Non
     for (s, sentence, position), sim, first in zip(rows, sims, lead):
         f = dict.fromkeys(FEATURES, 0.0)
         words = content_words(sentence)
-        lex = len(qwords & words) / len(qwords) if qwords else 0.0
+        lex = len(topic & words) / len(topic) if topic else 0.0
         if focus:
             # the asking sentence's words weigh more: the scene alone does not answer
             lex = 0.7 * lex + 0.3 * len(focus & words) / len(focus)
