@@ -66,3 +66,17 @@ def test_words_every_source_s_title_carries_are_where_the_sources_come_from_not_
                for n, speaker, text in ((1, "Caroline", "Caroline: I painted a sunset last week."),
                                         (2, "Melanie", "Melanie: I painted a lake with my kids."))]
     assert rank(q, sources, mode="hybrid")[0].source.speaker == "Melanie"
+
+
+def test_words_every_headline_carries_are_the_story_not_the_scope():
+    # news reports of one story carry its words in every headline: they are what it is about
+    q = "Which kind of animal watched the Queen's funeral procession?"
+    sources = [Source(n, f"n{n}", "2022-09-19", title, "cnn.com", text, score=0.9)
+               for n, title, text in (
+                   (1, "Queen's funeral: Britain bids farewell to the monarch in London",
+                    "The funeral procession passed thousands of mourners."),
+                   (2, "Queen's funeral: the final goodbye at a state funeral and burial",
+                    "Her pony watched the funeral procession."))]
+    shared = FEATURES.index("shared_words")
+    rows = ranking.featured(q, sources, mode="hard_filter")
+    assert all(c.features[shared] > 0 for c in rows if "funeral" in c.sentence.lower())

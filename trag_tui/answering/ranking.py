@@ -229,9 +229,11 @@ def featured(question: str, sources: Sequence[Source], *, mode: str | None = Non
     # Kansas City Fed's reports, titled "… (Tenth District)", asks about wages, and "The Tenth
     # District economy continued to decline" shares no word of that with it. Who speaks is
     # not scope: "conv-26 session 1: Caroline and Melanie" titles every turn of theirs, and
-    # "What did Melanie…" asks about Melanie's turns
+    # "What did Melanie…" asks about Melanie's turns. Nor is a story's headline: the words
+    # every report of the Queen's funeral carries in its headline are what the story is about
+    serial = len(sources) > 1 and not any(headline(s.title) for s in sources)
     scope = set.intersection(*(content_words(s.title or "") for s in sources)) - set().union(
-        *(content_words(s.speaker or "") for s in sources)) if len(sources) > 1 else set()
+        *(content_words(s.speaker or "") for s in sources)) if serial else set()
     topic = qwords - scope or qwords
     rows: list[tuple[Source, str, int]] = []
     lead: list[float] = []
