@@ -111,6 +111,8 @@ PERIODS = [
     ("in the last 10 days of 2023", "2023-12-22", "2023-12-31"),
     ("What happened in the first three months of the year?", "2025-01-01", "2025-03-31"),
     ("the last three months of last year", "2024-10-01", "2024-12-31"),
+    ("Which bills passed in the last fortnight of July 2019?", "2019-07-18", "2019-07-31"),
+    ("What happened in the first month of 2024?", "2024-01-01", "2024-01-31"),
     # parts of years, decades, centuries, seasons
     ("early 2020", "2020-01-01", "2020-04-30"),
     ("mid-2024", "2024-05-01", "2024-08-31"),

@@ -553,7 +553,7 @@ RULES: list[Rule] = [
         rf"(?:\s*,?\s*{YEAR})?{END}"), _day_month),
     # parts of a year
     Rule("the first six months of 2024", lazy(
-        rf"{START}(?:the\s+)?(?P<edge>first|last|final)\s+{NUM}\s+{UNIT}\s+(?:of|in)\s+(?:the\s+)?"
+        rf"{START}(?:the\s+)?(?P<edge>first|last|final)\s+(?:{NUM}\s+)?{UNIT}\s+(?:of|in)\s+(?:the\s+)?"
         rf"(?:{MONTH}(?:\s*,?\s*{YEAR})?|{YEAR.replace('?P<y>', '?P<y2>')}|"
         rf"(?:(?P<rel>this|last|previous|current)\s+)?year{END})"),
         _edge_of),
