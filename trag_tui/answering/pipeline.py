@@ -126,10 +126,10 @@ def answer(result: SearchResult, passages: Mapping[int, str], *,
     prompt_tokens = _fits(gen, messages, settings)
     quote = choose(q, result.mode, led, sources, evidence(ranked),             # quote
                    kind=kind)
-    picked = {c.source.number for c in quote.picks}  # the sources the quote cites
-    by_block: dict[str | None, set[int]] = {}  # ... by the period block quoting them
+    by_block: dict[str | None, set[int]] = {}  # the sources the quote cites, by period block
     for c in quote.picks:
         by_block.setdefault(c.source.group, set()).add(c.source.number)
+    picked = set().union(*by_block.values())  # ... all of them
     clock.mark("assembly")
     yield Retrieved(result, quote.sources)
     shown: list[str] = []

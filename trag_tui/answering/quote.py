@@ -119,6 +119,12 @@ def _giving(lines: list[Candidate], question: str, kind: str | None) -> list[Can
     return [c for c in lines if holds(c, question, kind)] or lines
 
 
+def _words_with_speaker(c: Candidate) -> set[str]:
+    """A line's words and its speaker's: who speaks is said by every line of theirs ("Loan
+    demand in Chicago" is what the Federal Reserve Bank of Chicago reports of "the District")."""
+    return content_words(f"{c.sentence} {c.source.speaker or ''}")
+
+
 def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = None,
             kind: str | None = None, groups: Sequence[str] | None = None,
             full: str | None = None,
@@ -151,10 +157,7 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
                        and not off_subject(c, ranked, cuts)
                        and (g not in spans or of_period(c, spans[g]))]
                    for g in groups}
-        # who speaks is said by every line of theirs: "Loan demand in Chicago" is what the
-        # Federal Reserve Bank of Chicago reports of "the District"
-        said = {id(c): content_words(f"{c.sentence} {c.source.speaker or ''}")
-                for g in groups for c in best_of[g]}
+        said = {id(c): _words_with_speaker(c) for g in groups for c in best_of[g]}
         told = any(subject & words for words in said.values())
         for g in groups:
             # The period's best line that speaks of the subject when another period's does:
@@ -168,8 +171,7 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
                 lines = [replace(c, source=replace(c.source, group=g)) for c in ranked
                          if c.source.group != g and not off_subject(c, ranked, cuts)
                          and speaks_of(c, spans[g])
-                         and (not told or subject & content_words(
-                             f"{c.sentence} {c.source.speaker or ''}"))]
+                         and (not told or subject & _words_with_speaker(c))]
             if not lines:
                 continue  # a period with nothing on the subject is left out, not misquoted
             # A period's line gives what was asked where one does: the development sets hold

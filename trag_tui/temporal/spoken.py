@@ -22,8 +22,9 @@ from .rules import FUTURE, RELATIVE, TO_DATE, TODAY
 
 # Only the text around a word that can start a time expression is read: a year, a month, a
 # weekday, a season, a unit of time, or a day named relative to today (a bare number is a count).
+_YEAR_DIGITS = r"(?<!\d)(?:1[89]|2[01])\d\d(?!\d)"  # a year written in digits, 1800-2199
 _TRIGGER = lazy(
-    rf"(?<!\d)(?:1[89]|2[01])\d\d(?!\d)|(?<!\w)(?:{alternation(MONTHS)}|{alternation(WEEKDAYS)}|"
+    rf"{_YEAR_DIGITS}|(?<!\w)(?:{alternation(MONTHS)}|{alternation(WEEKDAYS)}|"
     rf"{alternation(SEASONS)}|"
     rf"{alternation(UNITS)}|yesterday|tomorrow|вчера|завтра|hier|demain|gestern|morgen|ayer|"
     r"mañana|quarter|Q[1-4]|H[12])(?!\w)")
@@ -35,7 +36,7 @@ BOUNDED = frozenset({"in", "range", "between", "week_of", "span_ending", "week_f
 # The word that sets a deadline before a period; English only (other languages' words for it
 # also mean "up to", which says nothing of the period itself).
 DEADLINE = lazy(r"by\s+")
-_YEAR_WRITTEN = lazy(r"(?<!\d)(?:1[89]|2[01])\d\d(?!\d)|(?<![\w'’])['’]\d\d(?!\d)")
+_YEAR_WRITTEN = lazy(rf"{_YEAR_DIGITS}|(?<![\w'’])['’]\d\d(?!\d)")
 MAX_DAYS = 10 * 366  # a longer stretch ("the 1990s and 2000s") speaks of no period in particular
 
 
