@@ -56,6 +56,34 @@ def test_a_plan_for_a_later_period_is_found_in_the_report_that_set_it(sample):
     assert all(h.date <= AS_OF.isoformat() for h in res.hits)
 
 
+def test_a_period_partly_ahead_is_found_in_what_set_it_years_before(sample):
+    # the fourth carbon budget, "covering 2023 to 2027", was set in a written answer of 2011;
+    # the debates of 2023 to 2025 merely published in the period mention carbon budgets too
+    res = search(sample, "What is the carbon budget for 2023 to 2027?", as_of=AS_OF, k=5)
+    assert (res.query.start, res.query.end) == (dt.date(2023, 1, 1), dt.date(2027, 12, 31))
+    assert res.hits[0].date == "2011-05-18" and "2023 to 2027" in res.hits[0].about
+    assert all(h.date <= AS_OF.isoformat() for h in res.hits)
+
+
+def test_a_plan_asked_by_its_deadline_is_found_in_what_set_it(sample):
+    # "an additional £8 billion a year in real terms by 2020-21", a written answer of 2014
+    res = search(sample, "What additional NHS funding was expected to be needed by 2020-21?",
+                 as_of=AS_OF, k=5)
+    assert "uk.org.publicwhip/wrans/2014-11-12a.301W.11" in docs(res) or any(
+        h.date == "2014-11-12" and "2020-21" in h.about for h in res.hits)
+
+
+def test_a_plan_for_a_period_ahead_is_found_in_what_speaks_of_it(sample):
+    # a current question naming a year ahead: the latest documents, those that speak of the
+    # year first ("2.6 per cent of GDP from 2027", the Spending Review's plans to 2027)
+    res = search(sample, "How much will the UK spend on defence as a share of GDP in 2027?",
+                 as_of=AS_OF, k=5)
+    assert res.mode == "decay" and res.query.ahead == (dt.date(2027, 1, 1), dt.date(2027, 12, 31))
+    speaking = [h for h in res.hits if "2027" in h.about]
+    assert len(speaking) >= 2 and res.hits.index(speaking[0]) <= 1
+    assert all(h.date <= AS_OF.isoformat() for h in res.hits)
+
+
 def test_no_documents_only_when_nothing_was_published_in_the_period_or_speaks_of_it(sample):
     # the sample holds nothing from 1975, and nothing speaks of it
     res = search(sample, "What was CPI inflation in May 1975?", as_of=AS_OF)

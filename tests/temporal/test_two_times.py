@@ -54,6 +54,44 @@ def test_a_plan_for_a_named_period_is_asked_about_that_period():
     assert parse("How much will defence spending rise by 2027?", AS_OF).intent == "current"
 
 
+def test_a_range_that_begins_by_as_of_is_read_whole_though_it_ends_after_it():
+    # "2023 to 2027" asked in 2025 is the whole budget period, not 2023 with 2027 left over
+    q = parse("What is the carbon budget for 2023 to 2027?", AS_OF)
+    assert (q.intent, q.start, q.end, q.time) == ("point_in_time", d("2023-01-01"),
+                                                 d("2027-12-31"), "about")
+    assert q.semantic_query == "carbon budget" and q.figure  # a budget is a figure set
+    q = parse("Spending from March 2025 to June 2026", AS_OF)
+    assert (q.start, q.end) == (d("2025-03-01"), d("2026-06-30"))
+    # a range wholly ahead is still the plan's period, a single year ahead still the present's
+    assert (parse("What budget was set for 2026 to 2030?", AS_OF).start) == d("2026-01-01")
+    assert parse("What is the 2030 net zero target?", AS_OF).intent == "current"
+
+
+def test_a_plan_asked_by_its_deadline_is_asked_about_the_deadline():
+    # a document's "reduced to 82,000 by 2017" speaks of 2017 (spoken._deadlines); a question
+    # worded as a plan asks the state it set for then, not everything until 2017
+    q = parse("How big was the regular Army meant to be by 2017?", AS_OF)
+    assert (q.start, q.end, q.time) == (d("2017-01-01"), d("2017-12-31"), "about")
+    assert "by" not in q.semantic_query.split()
+    q = parse("What additional NHS funding was expected to be needed by 2020-21?", AS_OF)
+    assert (q.start, q.end) == (d("2020-01-01"), d("2021-12-31")) and q.figure
+    # not worded as a plan, "by" is "until"
+    q = parse("How many people had died by 2020?", AS_OF)
+    assert (q.start, q.end) == (None, d("2020-12-31"))
+    assert parse("by the end of 2023", AS_OF).start is None
+
+
+def test_a_current_question_keeps_the_period_ahead_it_names():
+    q = parse("How much will the UK spend on defence as a share of GDP in 2027?", AS_OF)
+    assert (q.intent, q.end, q.ahead) == ("current", AS_OF, (d("2027-01-01"), d("2027-12-31")))
+    assert "ahead" not in q.to_dict()  # not part of the contract's JSON
+    # a deadline is its own period; "next year" is not named outright
+    assert parse("What is the emissions cut to reach by 2030?", AS_OF).ahead == (
+        d("2030-01-01"), d("2030-12-31"))
+    assert parse("What's planned for next year?", AS_OF).ahead is None
+    assert parse("Who is the Chancellor?", AS_OF).ahead is None
+
+
 def test_a_month_that_opens_a_range_is_read_whatever_word_comes_before_it():
     q = parse("What was unemployment for July to September 2014?", AS_OF)
     assert (q.start, q.end) == (d("2014-07-01"), d("2014-09-30"))
@@ -104,6 +142,18 @@ def spans(text: str, said: str) -> list[tuple[dt.date, dt.date]]:
     ("We hope to finish by 5 May.", "2023-03-15", []),
     ("The works should be done by the summer.", "2023-03-15", []),
     ("By last year the number had doubled.", "2023-03-15", [("2022-01-01", "2022-12-31")]),
+    # "the previous …" after a period named earlier in the sentence is told back from it; on
+    # its own, or after a full stop, from the day said
+    ("The rate rose to 5.0 per cent in July to September 2025, up from 4.8 per cent in the "
+     "previous three months.", "2025-11-11", [("2025-07-01", "2025-09-30"),
+                                              ("2025-04-01", "2025-06-30")]),
+    ("GDP grew 0.3 per cent in the third quarter, after 0.5 per cent in the previous quarter.",
+     "2025-11-11", [("2025-07-01", "2025-09-30"), ("2025-04-01", "2025-06-30")]),
+    ("Sales rose in 2023, after falling in the preceding year.", "2025-11-11",
+     [("2023-01-01", "2023-12-31"), ("2022-01-01", "2022-12-31")]),
+    ("Sales rose in 2023. In the previous year they fell.", "2025-11-11",
+     [("2023-01-01", "2023-12-31"), ("2024-01-01", "2024-12-31")]),
+    ("Prices rose in the previous year.", "2025-11-11", [("2024-01-01", "2024-12-31")]),
     # no period: a count, "today", an open-ended stretch
     ("Some 1,500 people came today.", "2024-06-19", []),
     ("Prices have risen since 2010.", "2024-06-19", []),

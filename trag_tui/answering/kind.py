@@ -212,5 +212,5 @@ def asked_period(q) -> tuple[dt.date, dt.date] | None:
     """The period a question (a TemporalQuery) asks the state, figure or event of ("about" in
     the contract), when it names one: a sentence that speaks of it answers best."""
     if getattr(q, "time", None) != "about" or q.start is None or q.end is None:
-        return None
+        return getattr(q, "ahead", None)  # a plan's period after as_of, asked about now
     return q.start, q.end

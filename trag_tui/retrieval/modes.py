@@ -543,7 +543,15 @@ def recency_strength(tq) -> float:
 def _decay(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchResult:
     days = _as_of_range(None, tq.end, tq.as_of, undated=False)
     end_day = _day_of(min(tq.end, tq.as_of) if tq.end else tq.as_of)
-    fused, parts, agree = r.candidates(tq.semantic_query, days, s.candidates)
+    # "How much will the UK spend on defence in 2027?": what speaks of the period ahead (a plan,
+    # a forecast, set months before) is searched beside the latest documents, at a figure's weight
+    ahead = getattr(tq, "ahead", None)
+    about = None
+    if ahead is not None:
+        published = DayRange(None, _day_of(tq.as_of), include_undated=False)
+        about = About(r.spoken().about(_day_of(ahead[0]), _day_of(ahead[1]), published),
+                      published, ABOUT_FIGURE)
+    fused, parts, agree = r.candidates(tq.semantic_query, days, s.candidates, about=about)
     info = r.backend.chunk_info([u for u, _ in fused])
     gap = scoring.cadence([info[u].day for u, _ in fused])
     if RECENT_CADENCES > 0 and gap is not None:
@@ -576,6 +584,17 @@ def _decay(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchResult:
         ranked, {u: told.get(u) for u in info}, end_day, s.decay,
         alpha=s.alpha, lam=s.lam, delta=delta, tau=tau, rrf_k=s.rrf_k)
     parts["decay"] = factor
+    if ahead is not None:
+        # ... and what speaks of it itself comes first, the newest statement of the plan first:
+        # "81 per cent by 2035" (2025) supersedes "78 per cent by 2035" (2021)
+        asked = (_day_of(ahead[0]), _day_of(ahead[1]))
+        spoken = r.spoken().of(u for u, _ in decayed)
+        decayed, parts["spoken"] = scoring.spoken_fit(
+            decayed, {u: [(a, b) for a, b, _, _ in ps] for u, ps in spoken.items()},
+            {u: i.day for u, i in info.items()}, asked, SPOKEN_FIT, 0.0)
+        parts["about"] = {u: _matched(ps, asked) for u, ps in spoken.items()}
+        decayed = scoring.append_below([x for x in decayed if parts["spoken"][x[0]] > 1.0],
+                                       decayed)
     return _finish(tq, "decay", decayed, info, parts, agree, k, halt)
 
 

@@ -133,7 +133,11 @@ CURRENT_BEFORE = lazy(
 )
 # A change asked about ahead ("How much will defence spending rise by 2027?"): what is planned
 # or forecast now, which the latest documents say, not a history.
-AHEAD = lazy(r"\b(?:will|shall|going\s+to|(?:expected|set|planned|projected|forecast)\s+to)\b")
+AHEAD = lazy(r"\b(?:will|shall|going\s+to|(?:expected|set|planned|projected|forecast|meant|supposed|"
+             r"intended|scheduled)\s+to)\b")
+# The word that sets a deadline before a period ("cut emissions by 2035"); English only (other
+# languages' words for it also mean "up to", which says nothing of the period itself).
+DEADLINE = lazy(r"by\s+")
 PAST_TENSE = lazy(
     r"\b(?:was|were|did|had|happened|said|discussed|debated|announced|был\w*|писали|говорил\w*|сказал\w*|"
     r"était|étaient|avait|fut|war|waren|wurde|wurden|hatte|gesagt|fue|fueron|era|eran|hubo|dijo)(?!\w)"
@@ -179,11 +183,15 @@ HOW_MUCH = lazy(
     r"\bcombien\s+(?:coûte|vaut|y\s+a-t-il)\b|\bcu[aá]nto\s+(?:cuesta|vale)\b"
 )
 # A figure asked for: the level, count or rate of something measured ("the latest inflation
-# figure", "What is unemployment now?", "How many people…"), not a policy, a view or a holder.
-# The current mode ages a passage about such a figure by the period its figure is for.
+# figure", "What is unemployment now?", "How many people…") or set ("the carbon budget for 2023
+# to 2027", "the NHS funding needed by 2020-21"), not a policy, a view or a holder. The current
+# mode ages a passage about such a figure by the period its figure is for; a question about a
+# period finds it in what speaks of the period as readily as in what was published in it (a
+# figure is published after its period, a budget set before it).
 FIGURE = lazy(
     r"\bhow\s+(?:much|many)\b|\b(?:rates?|prices?|levels?|numbers?|figures?|costs?|totals?|"
-    r"amounts?|counts?|percentage|proportion|share|average|inflation|unemployment|employment|gdp|"
+    r"amounts?|counts?|budgets?|funding|"
+    r"percentage|proportion|share|average|inflation|unemployment|employment|gdp|"
     r"growth|wages?|salar(?:y|ies)|debt|deficit|borrowing|spending|migration|population|"
     r"arrivals|crossings|output|yields?)\b")
 QUANTITY_WORDS = frozenset(

@@ -24,6 +24,7 @@ from .cues import (
     COMPARISON_CUES,
     CURRENT_BEFORE,
     CURRENT_CUES,
+    DEADLINE,
     EVOLUTION_CUES,
     FIGURE,
     FIXED_HEADS,
@@ -91,6 +92,10 @@ class TemporalQuery:
     # or decided: publication date only) or "about" (the state, figure or event of the period:
     # published in it or speaking of it); None when no period is asked about (`none`, `current`).
     time: Time = None
+    # A named period after as_of that a current question asks the plan or forecast for ("What
+    # is the 2030 target?", "How much will the UK spend on defence in 2027?"): the documents that
+    # speak of it are its evidence, the latest first. Not part of the contract's JSON.
+    ahead: Period | None = None
 
     def to_dict(self) -> dict:
         """JSON-ready form: dates as ISO strings or None, periods as [[start, end], ...]."""
@@ -678,15 +683,24 @@ def parse(question: str, as_of: dt.date) -> TemporalQuery:
     text = question[:_MAX_SCAN]
     atoms = _share_years(text, _find_atoms(text, as_of))
     # A period that begins after as_of ("next year", "the 2030 target") holds no documents: it is
-    # not filtered on, and on its own makes the question one for the latest documents.
-    future = [a for a in atoms if a.found.kind == FUTURE or a.found.start > as_of]
-    items = _group(text, [a for a in atoms if a not in future])
+    # not filtered on, and on its own makes the question one for the latest documents. A range
+    # that begins by as_of is named whole, though it ends after it: "the carbon budget for 2023
+    # to 2027" asked in 2025 is 2023 to 2027, not 2023 (retrieval clips it to as_of).
+    grouped = _group(text, [a for a in atoms if a.found.kind != FUTURE])
+    items = [it for it in grouped if it.parts[0].found.start <= as_of]
+    future = sorted([a for a in atoms if a.found.kind == FUTURE] + [
+        a for it in grouped if it.parts[0].found.start > as_of for a in it.parts], key=lambda a: a.lo)
 
     chars = list(text)
     for lo, hi in [(it.lo, it.hi) for it in items] + [(a.lo, a.hi) for a in future]:
         chars[lo:hi] = "§" * (hi - lo)  # a placeholder no cue word can match or straddle
     masked = "".join(chars)
     cues = _cues(text, masked)
+    if cues.ahead:
+        # "How big was the regular Army meant to be by 2017?" asks the state a plan set for its
+        # deadline, the period a document's "by 2017" speaks of (`spoken`), not all until then
+        items = [replace(it, how="in") if it.how == "until" and DEADLINE.match(text, it.lo) else it
+                 for it in items]
     decision = _decide(text, masked, items, future, cues, as_of)
 
     time_spans = [(it.lo, it.hi) for it in items] + [(a.lo, a.hi) for a in future]
@@ -721,6 +735,7 @@ def parse(question: str, as_of: dt.date) -> TemporalQuery:
         ongoing=bool(ONGOING.search(question)),
         time=_time(text, masked, items + _group(text, future), decision.intent),
         figure=bool(FIGURE.search(masked)),
+        ahead=_ahead(text, future) if decision.intent == "current" else None,
     )
 
 
@@ -738,18 +753,27 @@ def _said(text: str, masked: str, items: list[_Item]) -> bool:
         preceded_by(text, it.lo, _FOR, 16) is not None for it in items)
 
 
+def _ahead(text: str, future: list[_Atom]) -> Period | None:
+    """The first period after as_of the question names outright ("2030", "in 2027", "by
+    2035", "2033 to 2037"; not "next year"), as written: a deadline is its own period."""
+    for item in _group(text, future):
+        if item.how in ("in", "range", "between", "until") and all(
+                a.found.kind in (NAMED, RANGE) for a in item.parts):
+            return item.parts[0].found.start, item.parts[-1].found.end
+    return None
+
+
 def _planned(text: str, masked: str, future: list[_Atom], past: bool) -> Period | None:
     """The one named period after as_of a question asks what was set for, if it names one:
-    written out, in the past tense or as what a thing is for ("What budget was set for 2033 to
-    2037?", "What is the limit for the 2033 to 2037 budget?"), not "next year" or "by 2027",
-    and not a question of what was said. "What is the 2030 target?" asks the present state:
-    the latest documents answer it."""
+    written out, in the past tense ("What budget was set for 2033 to 2037?"), not "next year"
+    or "by 2027", and not a question of what was said. In the present tense ("What is the UK's
+    emissions target for 2035?", "What is the 2030 target?") it asks the plan as it stands: a
+    current question, answered by what speaks of the period, the latest first (`ahead`), so a
+    target raised since is not quoted at its old level."""
     items = _group(text, future)
-    if len(items) != 1 or _said(text, masked, items):
+    if not past or len(items) != 1 or _said(text, masked, items):
         return None
     item = items[0]
-    if not past and preceded_by(text, item.lo, _FOR, 16) is None:
-        return None
     if item.how not in ("in", "range", "between") or any(a.found.kind not in (NAMED, RANGE)
                                                          for a in item.parts):
         return None

@@ -15,6 +15,7 @@ import datetime as dt
 from dataclasses import dataclass, replace
 
 from .calendar import unit_span
+from .cues import DEADLINE
 from .lexicon import MONTHS, SEASONS, UNITS, WEEKDAYS, alternation, lazy, unit_of
 from .mentions import ahead_of
 from .question import Named, read_periods
@@ -33,9 +34,9 @@ REACH = 60  # characters read either side of a trigger: the longest expression a
 # 2016") say too little about any one period to be found by it.
 BOUNDED = frozenset({"in", "range", "between", "week_of", "span_ending", "week_from",
                      "span_before", "span_after"})
-# The word that sets a deadline before a period; English only (other languages' words for it
-# also mean "up to", which says nothing of the period itself).
-DEADLINE = lazy(r"by\s+")
+# a period told back from another named before it in the sentence ("the previous quarter")
+PREVIOUS = lazy(r"(?:the\s+)?(?:previous|preceding)\b")
+SENTENCE_END = lazy(r"[.!?;](?:\s|$)")
 _YEAR_WRITTEN = lazy(rf"{_YEAR_DIGITS}|(?<![\w'’])['’]\d\d(?!\d)")
 MAX_DAYS = 10 * 366  # a longer stretch ("the 1990s and 2000s") speaks of no period in particular
 
@@ -63,7 +64,7 @@ def spoken_periods(text: str, said_on: dt.date) -> list[Spoken]:
     out: list[Spoken] = []
     for lo, hi in _windows(text):
         piece = text[lo:hi]
-        for named in _deadlines(read_periods(piece, said_on), piece, said_on):
+        for named in _anchored(_deadlines(read_periods(piece, said_on), piece, said_on), piece):
             if named.how not in BOUNDED or named.start is None or named.end is None:
                 continue
             words = _words(piece[named.lo:named.hi])
@@ -109,6 +110,26 @@ def _deadlines(found: list[Named], piece: str, said_on: dt.date) -> list[Named]:
                    for n in read_periods(rest, said_on)
                    if n.end is None or n.end >= said_on or RELATIVE in n.kinds
                    or _YEAR_WRITTEN.search(rest[n.lo:n.hi]))
+    return out
+
+
+def _anchored(found: list[Named], piece: str) -> list[Named]:
+    """The periods read, with "the previous three months", "the preceding quarter" after a
+    period named earlier in the same sentence read back from that period, not from the day
+    said: "5.0 per cent in July to September 2025, up from 4.8 per cent in the previous three
+    months" is April to June's figure. English only, as the deadline."""
+    out: list[Named] = []
+    for named in found:
+        anchor = next((a for a in reversed(out) if a.start is not None and a.how in BOUNDED
+                       and not SENTENCE_END.search(piece, a.hi, named.lo)), None)
+        if anchor is not None and anchor.start is not None and PREVIOUS.match(piece, named.lo):
+            again = read_periods(piece[named.lo:named.hi], anchor.start)
+            if len(again) == 1 and again[0].start is not None and again[0].end is not None:
+                # a trailing stretch read back from the anchor's first day ends before it
+                end = min(again[0].end, anchor.start - dt.timedelta(days=1))
+                named = replace(again[0], lo=named.lo, hi=named.hi, end=end, last=None,
+                                at=again[0].at + named.lo)
+        out.append(named)
     return out
 
 
