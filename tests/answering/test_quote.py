@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from trag_tui.answering.facts import office_holder, person_names
+from trag_tui.answering.facts import names_speaker, office_holder, person_names
 from trag_tui.answering.kind import (
     agrees,
     answer_type,
@@ -699,6 +699,26 @@ def test_who_and_when_without_a_subject_quotes_the_opening_of_the_longest_statem
     q = "What did Senator Lott say about the debate on the nominee?"
     ranked = rank(q, sources, mode="hard_filter")
     assert "debate the nominee" in ranked[0].sentence
+
+
+def test_a_body_named_by_its_initials_publishing_without_a_subject_is_quoted_from_its_opening():
+    release = ("CPI inflation falls to 3.6 per cent. The Consumer Prices Index rose by 3.6 per "
+               "cent in the 12 months to October 2025. The figures were published at 7am.")
+    sources = [
+        Source(1, "a", "2025-11-11", "Labour market", "Office for National Statistics (summary)",
+               "The ONS continues to advise caution about the survey. Unemployment rose to 5.0 "
+               "per cent.", score=0.95),
+        Source(2, "b", "2025-11-19", "Consumer price inflation",
+               "Office for National Statistics (summary)", release, score=0.9),
+    ]
+    # "the ONS" names the Office for National Statistics, and "publish" says how it was put
+    # out, not what about: the gist of what it published is its longest statement's opening
+    assert names_speaker("What did the ONS publish in November 2025?", sources[0])
+    assert not names_speaker("What did the OBR publish in November 2025?", sources[0])
+    q = "What did the ONS publish?"  # as retrieval searched for it, the time taken out
+    ranked = rank(q, sources, mode="hard_filter")
+    assert (ranked[0].source.number, ranked[0].position) == (2, 0)
+    assert "falls to 3.6 per cent" in quoted_answer(q, extract(q, ranked, mode="hard_filter"))
 
 
 def test_names_the_question_gives_that_no_source_mentions():

@@ -15,6 +15,7 @@ from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from ..facets import initials
 from ..temporal.calendar import iso_day
 from ..temporal.lexicon import TENS
 from ..temporal.mentions import DATE_SPANS, Reported, reported_when
@@ -170,11 +171,22 @@ def new_names(text: str, question: str) -> list[str]:
             and not {w for w in n.lower().split() if w not in en.STYLES} <= said]
 
 
-def names_speaker(question: str, source: Source) -> bool:
-    """Does the question name the source's speaker (a surname is enough)?"""
+_NOTE = re.compile(r"\s*\([^)]*\)")  # "(summary)" after a body's name
+
+
+def speaker_names(source: Source) -> list[str]:
+    """What a question may call the source's speaker by: the surname, and a body's initials
+    as the index reads them ("the ONS" for the Office for National Statistics)."""
     speaker = source.speaker or ""
     parts = [w for w in re.findall(r"[A-Z][\w'’-]+", speaker) if w.lower() not in en.NOT_NAMES]
-    return bool(parts) and re.search(r"\b" + re.escape(parts[-1]) + r"\b", question) is not None
+    short = initials(_NOTE.sub("", speaker))
+    return parts[-1:] + ([short] if short else [])
+
+
+def names_speaker(question: str, source: Source) -> bool:
+    """Does the question name the source's speaker (by `speaker_names`)?"""
+    return any(re.search(r"\b" + re.escape(name) + r"\b", question) is not None
+               for name in speaker_names(source))
 
 
 def role_match(question_words: set[str], role: str) -> bool:

@@ -168,7 +168,8 @@ COUNT = re.compile(r"(?<![\w.])(?:\d[\d,.]*|one|two|three|four|five|six|seven|ei
 # Words that say who speaks or that they spoke, not what about: offices, forms of address, verbs.
 NOT_TOPIC = frozenset(content_words(
     "say said says tell told speak spoke talk talked mention mentioned state stated announce "
-    "announced " + " ".join(sorted(NOT_NAMES))))
+    "announced publish published publishes write wrote written decide decided " +
+    " ".join(sorted(NOT_NAMES))))
 # Names a question about change over time may give that are not its subject: "How did the UK
 # position on Israel and Gaza evolve?" is about Israel and Gaza.
 NOT_SUBJECT = content_words("uk british britain government parliament house commons " +

@@ -31,7 +31,7 @@ from ..text.sentences import runs
 from ..text.words import STOPWORDS, content_words
 from . import lexicon_en as en
 from .events import EvidenceLine
-from .facts import names_speaker, quantities, speaks_as_asked
+from .facts import names_speaker, quantities, speaker_names, speaks_as_asked
 from .kind import answer_type, asked, asked_period, counted, counts, gives, stated_figures
 from .sources import Source
 
@@ -146,7 +146,7 @@ def _topic(question_words: set[str], sources: Sequence[Source], theirs: set[int]
     who: set[str] = set(en.NOT_TOPIC)
     for s in sources:
         if id(s) in theirs:
-            who |= content_words(f"{s.speaker or ''} {s.role or ''}")
+            who |= content_words(" ".join([s.speaker or "", s.role or "", *speaker_names(s)]))
     return question_words - who
 
 
@@ -298,6 +298,8 @@ def featured(question: str, sources: Sequence[Source], *, mode: str | None = Non
     named = {id(s) for s in sources if names_speaker(question, s)}
     theirs = named | {id(s) for s in sources if speaks_as_asked(qwords, s)}
     gist = kind is None and bool(theirs) and not _topic(qwords, sources, theirs)
+    if gist:
+        topic = set()  # naming only who: "The ONS continues to advise…" shares no subject
     # "the government's policy", unless the opposition's is asked about too
     governing = bool(en.GOVERNMENT.search(question)) and not qwords & en.OPPOSITION
     longest = max((len(s.passage.split()) for s in sources if id(s) in theirs), default=1) \
