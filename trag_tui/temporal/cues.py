@@ -184,13 +184,14 @@ HOW_MUCH = lazy(
 )
 # A figure asked for: the level, count or rate of something measured ("the latest inflation
 # figure", "What is unemployment now?", "How many people…") or set ("the carbon budget for 2023
-# to 2027", "the NHS funding needed by 2020-21"), not a policy, a view or a holder. The current
-# mode ages a passage about such a figure by the period its figure is for; a question about a
-# period finds it in what speaks of the period as readily as in what was published in it (a
-# figure is published after its period, a budget set before it).
+# to 2027"), not a policy, a view or a holder. The current mode ages a passage about such a
+# figure by the period its figure is for; a question about a period finds it in what speaks of
+# the period as readily as in what was published in it (a figure is published after its
+# period, a budget set before it). Not "funding": "NHS funding in 2018 versus 2024" then read
+# 2019's "announced last year" before the 2018 settlement itself.
 FIGURE = lazy(
     r"\bhow\s+(?:much|many)\b|\b(?:rates?|prices?|levels?|numbers?|figures?|costs?|totals?|"
-    r"amounts?|counts?|budgets?|funding|"
+    r"amounts?|counts?|budgets?|"
     r"percentage|proportion|share|average|inflation|unemployment|employment|gdp|"
     r"growth|wages?|salar(?:y|ies)|debt|deficit|borrowing|spending|migration|population|"
     r"arrivals|crossings|output|yields?)\b")
