@@ -93,8 +93,8 @@ class TemporalQuery:
     # published in it or speaking of it); None when no period is asked about (`none`, `current`).
     time: Time = None
     # A named period after as_of that a current question asks the plan or forecast for ("What
-    # is the 2030 target?", "How much will the UK spend on defence in 2027?"): the documents that
-    # speak of it are its evidence, the latest first. Not part of the contract's JSON.
+    # is the 2030 target?", "How much will the UK spend on defence in 2027?"): the latest
+    # documents that speak of it are its best evidence. Not part of the contract's JSON.
     ahead: Period | None = None
 
     def to_dict(self) -> dict:
@@ -768,8 +768,8 @@ def _planned(text: str, masked: str, future: list[_Atom], past: bool) -> Period 
     written out, in the past tense ("What budget was set for 2033 to 2037?"), not "next year"
     or "by 2027", and not a question of what was said. In the present tense ("What is the UK's
     emissions target for 2035?", "What is the 2030 target?") it asks the plan as it stands: a
-    current question, answered by what speaks of the period, the latest first (`ahead`), so a
-    target raised since is not quoted at its old level."""
+    current question, answered by the latest documents, those that speak of the period first
+    among near-equals (`ahead`), so a target raised since is not quoted at its old level."""
     items = _group(text, future)
     if not past or len(items) != 1 or _said(text, masked, items):
         return None
