@@ -75,6 +75,10 @@ def test_a_plan_asked_by_its_deadline_is_asked_about_the_deadline():
     assert "by" not in q.semantic_query.split()
     q = parse("What additional NHS funding was expected to be needed by 2020-21?", AS_OF)
     assert (q.start, q.end) == (d("2020-01-01"), d("2021-12-31"))
+    # a change planned for the deadline is not a history up to it
+    q = parse("How much was the NHS budget expected to rise by 2023-24?", AS_OF)
+    assert (q.intent, q.start, q.end) == ("point_in_time", d("2023-01-01"), d("2024-12-31"))
+    assert parse("How has the plan for 2023-24 evolved?", AS_OF).intent == "evolution"
     # not worded as a plan, "by" is "until"
     q = parse("How many people had died by 2020?", AS_OF)
     assert (q.start, q.end) == (None, d("2020-12-31"))

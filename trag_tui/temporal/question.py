@@ -696,11 +696,14 @@ def parse(question: str, as_of: dt.date) -> TemporalQuery:
         chars[lo:hi] = "§" * (hi - lo)  # a placeholder no cue word can match or straddle
     masked = "".join(chars)
     cues = _cues(text, masked)
-    if cues.ahead:
+    deadlines = [it for it in items if it.how == "until" and DEADLINE.match(text, it.lo)]
+    if cues.ahead and deadlines:
         # "How big was the regular Army meant to be by 2017?" asks the state a plan set for its
-        # deadline, the period a document's "by 2017" speaks of (`spoken`), not all until then
-        items = [replace(it, how="in") if it.how == "until" and DEADLINE.match(text, it.lo) else it
-                 for it in items]
+        # deadline, the period a document's "by 2017" speaks of (`spoken`), not all until then;
+        # "How much was the NHS budget expected to rise by 2023-24?" the rise planned for then,
+        # not a history
+        items = [replace(it, how="in") if it in deadlines else it for it in items]
+        cues = replace(cues, trend=[], change=[])
     decision = _decide(text, masked, items, future, cues, as_of)
 
     time_spans = [(it.lo, it.hi) for it in items] + [(a.lo, a.hi) for a in future]
