@@ -15,7 +15,7 @@ from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from ..facets import initials
+from ..facets import initials, name_parts
 from ..temporal.calendar import iso_day
 from ..temporal.lexicon import TENS
 from ..temporal.mentions import DATE_SPANS, Reported, reported_when
@@ -171,15 +171,12 @@ def new_names(text: str, question: str) -> list[str]:
             and not {w for w in n.lower().split() if w not in en.STYLES} <= said]
 
 
-_NOTE = re.compile(r"\s*\([^)]*\)")  # "(summary)" after a body's name
-
-
 def speaker_names(source: Source) -> list[str]:
     """What a question may call the source's speaker by: the surname, and a body's initials
     as the index reads them ("the ONS" for the Office for National Statistics)."""
     speaker = source.speaker or ""
     parts = [w for w in re.findall(r"[A-Z][\w'’-]+", speaker) if w.lower() not in en.NOT_NAMES]
-    short = initials(_NOTE.sub("", speaker))
+    short = initials(name_parts(speaker)[0]) if speaker.strip() else None  # without "(summary)"
     return parts[-1:] + ([short] if short else [])
 
 

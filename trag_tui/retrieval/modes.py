@@ -388,9 +388,28 @@ def _spoken_of(r: Retriever, tq, start: dt.date | None, end: dt.date | None,
     of the period [start, end] but were published outside it, up to as_of; else None."""
     if tq.time != "about" or start is None or end is None:
         return None
+    return _speaking(r, tq, start, end, ABOUT_FIGURE if tq.figure else ABOUT_OTHER, inside_days)
+
+
+def _speaking(r: Retriever, tq, start: dt.date, end: dt.date, weight: float,
+              inside_days: int | None = None) -> About:
+    """The chunks that speak of [start, end], published outside it up to as_of, at `weight`."""
     published = DayRange(None, _day_of(tq.as_of), include_undated=False)
     ids = r.spoken().about(_day_of(start), _day_of(end), published, inside_days=inside_days)
-    return About(ids, published, ABOUT_FIGURE if tq.figure else ABOUT_OTHER)
+    return About(ids, published, weight)
+
+
+def _spoken_fit(r: Retriever, ranked: scoring.Ranked, info: dict[int, ChunkInfo], parts: Parts,
+                period: tuple[dt.date, dt.date], lean: float) -> scoring.Ranked:
+    """`scoring.spoken_fit` for the hits that speak of `period`, with the factor and the
+    period matched kept in `parts` for --explain."""
+    asked = (_day_of(period[0]), _day_of(period[1]))
+    spoken = r.spoken().of(u for u, _ in ranked)
+    ranked, parts["spoken"] = scoring.spoken_fit(
+        ranked, {u: [(a, b) for a, b, _, _ in ps] for u, ps in spoken.items()},
+        {u: i.day for u, i in info.items()}, asked, SPOKEN_FIT, lean)
+    parts["about"] = {u: _matched(ps, asked) for u, ps in spoken.items()}
+    return ranked
 
 
 def _rank_period(retriever: Retriever, text: str, days: DayRange, limit: int, settings: Settings,
@@ -408,12 +427,7 @@ def _rank_period(retriever: Retriever, text: str, days: DayRange, limit: int, se
                   if i.day is not None and days.lo <= i.day <= (days.hi if days.hi is not None else i.day)}
         ranked, parts["retold"] = scoring.retold(ranked, inside, days.lo, RETOLD)
     if about is not None and period is not None:
-        asked = (_day_of(period[0]), _day_of(period[1]))
-        spoken = retriever.spoken().of(u for u, _ in ranked)
-        ranked, parts["spoken"] = scoring.spoken_fit(
-            ranked, {u: [(a, b) for a, b, _, _ in ps] for u, ps in spoken.items()},
-            {u: i.day for u, i in info.items()}, asked, SPOKEN_FIT, RELEASE_LEAN)
-        parts["about"] = {u: _matched(ps, asked) for u, ps in spoken.items()}
+        ranked = _spoken_fit(retriever, ranked, info, parts, period, RELEASE_LEAN)
     return ranked, info, parts, agree
 
 
@@ -546,11 +560,7 @@ def _decay(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchResult:
     # "How much will the UK spend on defence in 2027?": what speaks of the period ahead (a plan,
     # a forecast, set months before) is searched beside the latest documents, at a figure's weight
     ahead = getattr(tq, "ahead", None)
-    about = None
-    if ahead is not None:
-        published = DayRange(None, _day_of(tq.as_of), include_undated=False)
-        about = About(r.spoken().about(_day_of(ahead[0]), _day_of(ahead[1]), published),
-                      published, ABOUT_FIGURE)
+    about = _speaking(r, tq, ahead[0], ahead[1], ABOUT_FIGURE) if ahead is not None else None
     fused, parts, agree = r.candidates(tq.semantic_query, days, s.candidates, about=about)
     info = r.backend.chunk_info([u for u, _ in fused])
     gap = scoring.cadence([info[u].day for u, _ in fused])
@@ -590,12 +600,7 @@ def _decay(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchResult:
         # "78 per cent by 2035" (2021). Put first outright, every old passage that names the
         # year came first too: a 2018 story's "15 percent by 2025" for a 2022 question on the
         # UK's nuclear share by 2025.
-        asked = (_day_of(ahead[0]), _day_of(ahead[1]))
-        spoken = r.spoken().of(u for u, _ in decayed)
-        decayed, parts["spoken"] = scoring.spoken_fit(
-            decayed, {u: [(a, b) for a, b, _, _ in ps] for u, ps in spoken.items()},
-            {u: i.day for u, i in info.items()}, asked, SPOKEN_FIT, 0.0)
-        parts["about"] = {u: _matched(ps, asked) for u, ps in spoken.items()}
+        decayed = _spoken_fit(r, decayed, info, parts, ahead, 0.0)
     return _finish(tq, "decay", decayed, info, parts, agree, k, halt)
 
 

@@ -706,6 +706,7 @@ def parse(question: str, as_of: dt.date) -> TemporalQuery:
         cues = replace(cues, trend=[], change=[])
     decision = _decide(text, masked, items, future, cues, as_of)
 
+    ahead = _group(text, future)  # the periods after as_of, joined as the others are
     time_spans = [(it.lo, it.hi) for it in items] + [(a.lo, a.hi) for a in future]
     # "2019 and 2023": the joiner between listed periods goes with them
     joiners = [(a.hi, b.lo) for a, b in zip(items, items[1:]) if a.listed and b.listed]
@@ -736,9 +737,9 @@ def parse(question: str, as_of: dt.date) -> TemporalQuery:
         reason=decision.reason,
         recency_cue=next((e for e in expressions if e and RECENCY_CUES.search(e)), None),
         ongoing=bool(ONGOING.search(question)),
-        time=_time(text, masked, items + _group(text, future), decision.intent),
+        time=_time(text, masked, items + ahead, decision.intent),
         figure=bool(FIGURE.search(masked)),
-        ahead=_ahead(text, future) if decision.intent == "current" else None,
+        ahead=_ahead(ahead) if decision.intent == "current" else None,
     )
 
 
@@ -756,14 +757,18 @@ def _said(text: str, masked: str, items: list[_Item]) -> bool:
         preceded_by(text, it.lo, _FOR, 16) is not None for it in items)
 
 
-def _ahead(text: str, future: list[_Atom]) -> Period | None:
-    """The first period after as_of the question names outright ("2030", "in 2027", "by
-    2035", "2033 to 2037"; not "next year"), as written: a deadline is its own period."""
-    for item in _group(text, future):
-        if item.how in ("in", "range", "between", "until") and all(
-                a.found.kind in (NAMED, RANGE) for a in item.parts):
+def _ahead(items: list[_Item]) -> Period | None:
+    """The first of the periods after as_of the question names outright ("2030", "in 2027",
+    "by 2035", "2033 to 2037"; not "next year"), as written: a deadline is its own period."""
+    for item in items:
+        if item.how in ("in", "range", "between", "until") and _written_out(item):
             return item.parts[0].found.start, item.parts[-1].found.end
     return None
+
+
+def _written_out(item: _Item) -> bool:
+    """Is every expression of the period a named date or range ("2030", "2033 to 2037")?"""
+    return all(a.found.kind in (NAMED, RANGE) for a in item.parts)
 
 
 def _planned(text: str, masked: str, future: list[_Atom], past: bool) -> Period | None:
@@ -777,8 +782,7 @@ def _planned(text: str, masked: str, future: list[_Atom], past: bool) -> Period 
     if not past or len(items) != 1 or _said(text, masked, items):
         return None
     item = items[0]
-    if item.how not in ("in", "range", "between") or any(a.found.kind not in (NAMED, RANGE)
-                                                         for a in item.parts):
+    if item.how not in ("in", "range", "between") or not _written_out(item):
         return None
     start, end, _ = item.span(item.parts[0].found.start)
     return start, end

@@ -14,7 +14,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, replace
 
-from .calendar import unit_span
+from .calendar import add_days, unit_span
 from .cues import DEADLINE
 from .lexicon import MONTHS, SEASONS, UNITS, WEEKDAYS, alternation, lazy, unit_of
 from .mentions import ahead_of
@@ -120,14 +120,15 @@ def _anchored(found: list[Named], piece: str) -> list[Named]:
     months" is April to June's figure. English only, as the deadline."""
     out: list[Named] = []
     for named in found:
-        anchor = next((a for a in reversed(out) if a.start is not None and a.how in BOUNDED
-                       and not SENTENCE_END.search(piece, a.hi, named.lo)), None)
-        if anchor is not None and anchor.start is not None and PREVIOUS.match(piece, named.lo):
-            again = read_periods(piece[named.lo:named.hi], anchor.start)
+        first = next((a.start for a in reversed(out) if a.start is not None and a.how in BOUNDED
+                      and not SENTENCE_END.search(piece, a.hi, named.lo)), None) \
+            if PREVIOUS.match(piece, named.lo) else None
+        if first is not None:
+            again = read_periods(piece[named.lo:named.hi], first)
             if len(again) == 1 and again[0].start is not None and again[0].end is not None:
                 # a trailing stretch read back from the anchor's first day ends before it
-                end = min(again[0].end, anchor.start - dt.timedelta(days=1))
-                named = replace(again[0], lo=named.lo, hi=named.hi, end=end, last=None,
+                named = replace(again[0], lo=named.lo, hi=named.hi, last=None,
+                                end=min(again[0].end, add_days(first, -1)),
                                 at=again[0].at + named.lo)
         out.append(named)
     return out
