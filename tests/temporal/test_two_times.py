@@ -153,6 +153,11 @@ def spans(text: str, said: str) -> list[tuple[dt.date, dt.date]]:
                                               ("2025-04-01", "2025-06-30")]),
     ("GDP grew 0.3 per cent in the third quarter, after 0.5 per cent in the previous quarter.",
      "2025-11-11", [("2025-07-01", "2025-09-30"), ("2025-04-01", "2025-06-30")]),
+    # ... as the stretch of that length right before it, a rolling quarter too
+    ("The rate for June to August 2011 was 8.1 per cent, up 0.3 points on the previous "
+     "quarter.", "2011-10-12", [("2011-06-01", "2011-08-31"), ("2011-03-01", "2011-05-31")]),
+    ("Retail sales rose in October 2025 after a fall in the preceding month.", "2025-11-21",
+     [("2025-10-01", "2025-10-31"), ("2025-09-01", "2025-09-30")]),
     ("Sales rose in 2023, after falling in the preceding year.", "2025-11-11",
      [("2023-01-01", "2023-12-31"), ("2022-01-01", "2022-12-31")]),
     ("Sales rose in 2023. In the previous year they fell.", "2025-11-11",

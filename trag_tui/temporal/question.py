@@ -242,7 +242,8 @@ def _dateparser_atoms(text: str, as_of: dt.date, atoms: list[_Atom]) -> list[_At
 
 # --- combining expressions: ranges, lists, since/before/as of --------------------------------
 
-_SPAN_LENGTH = r"(?:the\s+)?(?:(?P<n>\d{1,3}|[^\W\d_]+)\s+)?(?P<unit>days?|weeks?|fortnights?|months?|quarters?|years?)"
+SPAN_UNITS = r"days?|weeks?|fortnights?|months?|quarters?|years?"  # the units a stretch is told in
+_SPAN_LENGTH = rf"(?:the\s+)?(?:(?P<n>\d{{1,3}}|[^\W\d_]+)\s+)?(?P<unit>{SPAN_UNITS})"
 # a stretch with its length told: "the year", "the three months", "the 12 months" ("the years up
 # to 2015" is everything up to 2015)
 _LENGTH_TOLD = (r"(?:the\s+)?(?:(?:\d{1,3}|" + alternation(NUMBERS) + r")\s+(?:days?|weeks?|fortnights?|"
@@ -349,7 +350,7 @@ _BOUNDED = ("in", "week_of", "span_ending", "week_from", "span_before", "span_af
 _SPAN_LENGTH_RE = LazyPattern(_SPAN_LENGTH)
 
 
-def _span_length(prefix: str) -> tuple[str, int]:
+def span_length(prefix: str) -> tuple[str, int]:
     """(unit, count) of "the two weeks before"; without a count, one ("the week before") or,
     for a plural, a few ("in the months after")."""
     m = _SPAN_LENGTH_RE.search(prefix)
@@ -416,7 +417,7 @@ def _group(text: str, atoms: list[_Atom]) -> list[_Item]:
                 # "speeches from 2019" are speeches of 2019; the word stays outside the period
                 items.append(_Item(a.lo, a.hi, "in", (a,)))
             elif how in ("span_before", "span_after", "span_ending"):
-                items.append(_Item(lo, a.hi, how, (a,), length=_span_length(text[lo: a.lo])))
+                items.append(_Item(lo, a.hi, how, (a,), length=span_length(text[lo: a.lo])))
             else:
                 items.append(_Item(lo, a.hi, how, (a,)))
             i += 1

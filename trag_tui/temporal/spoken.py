@@ -14,11 +14,11 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, replace
 
-from .calendar import add_days, unit_span
+from .calendar import add_days, shift, unit_span
 from .cues import DEADLINE
 from .lexicon import MONTHS, SEASONS, UNITS, WEEKDAYS, alternation, lazy, unit_of
 from .mentions import ahead_of
-from .question import Named, read_periods
+from .question import SPAN_UNITS, Named, read_periods, span_length
 from .rules import FUTURE, RELATIVE, TO_DATE, TODAY
 
 # Only the text around a word that can start a time expression is read: a year, a month, a
@@ -35,7 +35,7 @@ REACH = 60  # characters read either side of a trigger: the longest expression a
 BOUNDED = frozenset({"in", "range", "between", "week_of", "span_ending", "week_from",
                      "span_before", "span_after"})
 # a period told back from another named before it in the sentence ("the previous quarter")
-PREVIOUS = lazy(r"(?:the\s+)?(?:previous|preceding)\b")
+PREVIOUS = lazy(rf"(?:the\s+)?(?:previous|preceding)\s+(?:\w+\s+)?(?:{SPAN_UNITS})\b")
 SENTENCE_END = lazy(r"[.!?;](?:\s|$)")
 _YEAR_WRITTEN = lazy(rf"{_YEAR_DIGITS}|(?<![\w'’])['’]\d\d(?!\d)")
 MAX_DAYS = 10 * 366  # a longer stretch ("the 1990s and 2000s") speaks of no period in particular
@@ -120,16 +120,15 @@ def _anchored(found: list[Named], piece: str) -> list[Named]:
     months" is April to June's figure. English only, as the deadline."""
     out: list[Named] = []
     for named in found:
+        told = PREVIOUS.match(piece, named.lo)
         first = next((a.start for a in reversed(out) if a.start is not None and a.how in BOUNDED
-                      and not SENTENCE_END.search(piece, a.hi, named.lo)), None) \
-            if PREVIOUS.match(piece, named.lo) else None
-        if first is not None:
-            again = read_periods(piece[named.lo:named.hi], first)
-            if len(again) == 1 and again[0].start is not None and again[0].end is not None:
-                # a trailing stretch read back from the anchor's first day ends before it
-                named = replace(again[0], lo=named.lo, hi=named.hi, last=None,
-                                end=min(again[0].end, add_days(first, -1)),
-                                at=again[0].at + named.lo)
+                      and not SENTENCE_END.search(piece, a.hi, named.lo)), None) if told else None
+        if told and first is not None:
+            # the stretch of that length right before the anchor: "the previous quarter" after
+            # "June to August 2011" is March to May, after "the third quarter" the second
+            unit, n = span_length(told.group(0))
+            named = replace(named, start=shift(first, unit, -n), end=add_days(first, -1),
+                            last=None)
         out.append(named)
     return out
 
