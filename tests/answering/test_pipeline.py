@@ -799,3 +799,30 @@ def test_the_streamed_answer_and_the_finished_one_are_laid_out_by_one_function()
     lead = next(e for e in events if isinstance(e, Quoted)).shown
     assert not done.extractive and "".join(printed) == done.shown
     assert done.shown == beneath(lead, done.answer.strip()) == lead + paragraph_beneath(done.answer)
+
+
+def test_a_sentence_cut_where_a_passage_ends_is_quoted_whole(tmp_path):
+    # passages are cut from a document by word count: the one ending "…rose in June" and the
+    # one beginning "to a level 3 percent higher…" each quote the sentence whole
+    filler = " ".join(f"Sentence number {i} says little." for i in range(150))
+    after = " ".join(f"Line {i} adds little." for i in range(170))
+    # a heading's line ends it as a stop does: it is not taken into the sentence after it
+    text = (filler + "\n\nFarm prices\n\nThe Minnesota farm price index rose in June to a level 3 "
+            "percent higher than in May. Meat prices account for much of the increase. " + after)
+    words = text.split()
+    cut = words.index("June") + 1
+    idx = jsonl_index(tmp_path, [{"id": "bb", "date": "1987-08-03", "title": "Beige Book",
+                                  "text": text}], chunk_words=cut, chunk_overlap=0,
+                      parent_words=cut)
+    try:
+        from trag_tui.answering.sources import fetch_quotes
+        ids = [r[0] for r in idx.conn.execute("SELECT id FROM chunks WHERE searchable = 1")]
+        assert len(ids) == 2
+        hits = [type("Hit", (), {"chunk_id": i, "text": ""})() for i in ids]
+        passages = [t for t, _ in fetch_quotes(idx.conn, hits).values()]
+        whole = "rose in June to a level 3 percent higher than in May."
+        assert all(whole in p for p in passages)
+        first, second = sorted(passages, key=lambda p: not p.startswith("Sentence number 0"))
+        assert first.endswith(whole) and second.startswith("The Minnesota farm")
+    finally:
+        idx.close()

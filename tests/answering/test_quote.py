@@ -573,6 +573,22 @@ def test_a_date_the_quote_already_states_is_not_repeated_after_it():
                     "(published 19 November 2025).")
 
 
+def test_the_period_asked_about_named_in_other_words_is_told_after_the_quote():
+    # "the previous three months" is April to June's figure: the reader is told which months
+    sources = [Source(1, "r", "2025-11-11", "Labour market overview, November 2025", "",
+                      "The UK unemployment rate rose to 5.0 per cent in July to September 2025, up "
+                      "from 4.8 per cent in the previous three months.", score=0.9)]
+    q = "What was the unemployment rate in April to June 2025?"
+    spring = (dt.date(2025, 4, 1), dt.date(2025, 6, 30))
+    picks = extract(q, rank(q, sources, mode="hard_filter", period=spring), mode="hard_filter")
+    assert quoted_answer(q, picks, period=spring).endswith(
+        "in the previous three months.” [1] (published 11 November 2025) "
+        "(the previous three months: April 2025 to June 2025).")
+    # asked about the quarter the sentence names in its own words, nothing is added
+    summer = (dt.date(2025, 7, 1), dt.date(2025, 9, 30))
+    assert quoted_answer(q, picks, period=summer).endswith("[1] (published 11 November 2025).")
+
+
 def test_a_sum_of_money_asked_for_is_answered_by_money():
     passage = ("Gov. Gavin Newsom signed the law on Monday, creating a 10-member Fast Food Council "
                "to set standards for wages and working conditions. The law caps minimum wage "
@@ -678,6 +694,22 @@ def test_a_second_source_joins_an_open_answer_only_when_it_speaks_of_the_subject
         second = Candidate(two, passage.split(". ")[0] + ".", 0.9, 0)
         text = quoted_answer(q, extract(q, [best, second], mode="decay"))
         assert ("Jeremy Hunt [2]" in text) is joins
+
+
+def test_a_second_source_of_another_time_does_not_join_an_answer_about_a_period():
+    q = "What was CPI inflation in April 2024?"
+    line = "The CPI rose by 2.0 per cent in the 12 months to May 2024, down from 2.3 per cent in April."
+    best = Candidate(Source(1, "may", "2024-06-19", "Consumer price inflation, May 2024", "", line,
+                            score=0.9), line, 1.0, 1)
+    headline = "CPI inflation rises to 3.8 per cent in the 12 months to July 2025."
+    later = Source(2, "july", "2025-08-20", "Consumer price inflation, July 2025", "", headline,
+                   score=0.8)
+    other = [0.0] * len(FEATURES)
+    for of_another, joins in [(1.0, False), (0.0, True)]:
+        other[FEATURES.index("other_time")] = of_another
+        second = Candidate(later, headline, 0.95, 0, features=tuple(other))
+        picks = extract(q, [best, second], mode="hard_filter")
+        assert (later in [c.source for c in picks]) is joins
 
 
 def test_who_and_when_without_a_subject_quotes_the_opening_of_the_longest_statement():
@@ -984,6 +1016,24 @@ def test_a_figure_dated_to_another_time_than_asked_is_flagged():
                                "number", None, None)
 
 
+def test_a_figure_of_no_time_under_another_periods_title_is_flagged():
+    # November 2025's "Bank Rate held at 4 per cent" is no answer for August 2023
+    q = "What was Bank Rate in August 2023?"
+
+    def picks(title: str, day: str = "2025-11-06") -> list[Candidate]:
+        said = [Source(1, "d1", day, title, "", "Bank Rate held at 4 per cent.", score=0.9)]
+        return extract(q, rank(q, said, mode="hard_filter", embedder=HashEmbedder()),
+                       mode="hard_filter", kind="number")
+
+    august = dt.date(2023, 8, 1), dt.date(2023, 8, 31)
+    assert figure_elsewhen(picks("Monetary Policy Summary, November 2025"), "number", *august)
+    # a title of the period asked, or of no period, or a source published in it: not flagged
+    assert not figure_elsewhen(picks("Monetary Policy Summary, August 2023"), "number", *august)
+    assert not figure_elsewhen(picks("Monetary Policy Summary"), "number", *august)
+    assert not figure_elsewhen(picks("Monetary Policy Summary, July 2023", "2023-08-03"),
+                               "number", *august)
+
+
 def test_a_figure_set_for_the_period_asked_is_not_flagged_by_the_day_it_was_announced():
     q = "By how much was the NHS England budget to be higher in 2023-24?"
     start, end = dt.date(2023, 1, 1), dt.date(2024, 12, 31)
@@ -1157,6 +1207,28 @@ def test_a_figure_for_a_window_ending_later_is_another_times():
     year = (dt.date(2021, 7, 1), dt.date(2022, 6, 30))
     row = rank(q, [june], mode="hard_filter", embedder=HashEmbedder(), period=year)[0]
     assert (row.features[other[0]], row.features[other[1]]) == (0.0, 1.0)
+
+
+def test_a_line_naming_only_the_time_its_figure_is_measured_against_is_its_reports():
+    # October's release: "Core CPI … rose by 6.5 per cent, unchanged from September" states
+    # October's core rate; September is only what it is measured against
+    october = (dt.date(2022, 10, 1), dt.date(2022, 10, 31))
+    release = Source(1, "r", "2022-11-16", "Consumer price inflation, October 2022", "",
+                     "Core CPI, excluding energy, food, alcohol and tobacco, rose by 6.5 per cent, "
+                     "unchanged from September. CPI rose by 11.1 per cent in the 12 months to "
+                     "October 2022, up from 10.1 per cent in September.", score=0.9)
+    other, fit = FEATURES.index("other_time"), FEATURES.index("period_fit")
+    rows = {c.sentence[:4]: c for c in rank("What was core CPI inflation in October 2022?",
+                                             [release], mode="hard_filter",
+                                             embedder=HashEmbedder(), period=october)}
+    assert (rows["Core"].features[fit], rows["Core"].features[other]) == (1.0, 0.0)
+    assert of_period(rows["Core"], october)
+    # a line naming its own time keeps to it: the 11.1 per cent is October's by its words
+    assert rows["CPI "].features[fit] == 1.0
+    september = (dt.date(2022, 9, 1), dt.date(2022, 9, 30))
+    line = rank("What was core CPI inflation in September 2022?", [release], mode="hard_filter",
+                embedder=HashEmbedder(), period=september)
+    assert {c.sentence[:4]: c.features[fit] for c in line} == {"Core": 1.0, "CPI ": 1.0}
 
 
 def test_a_line_naming_no_time_is_of_the_period_its_title_names():

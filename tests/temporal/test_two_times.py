@@ -166,9 +166,31 @@ def spans(text: str, said: str) -> list[tuple[dt.date, dt.date]]:
     # no period: a count, "today", an open-ended stretch
     ("Some 1,500 people came today.", "2024-06-19", []),
     ("Prices have risen since 2010.", "2024-06-19", []),
+    # a month "for" which a figure is given; a weekday after "for" is more often a plan
+    ("Same-store sales were down about 1 percent for September compared with a year ago.",
+     "2002-10-23", [("2002-09-01", "2002-09-30"), ("2001-01-01", "2001-12-31")]),
+    ("The vote is scheduled for Monday.", "2002-10-23", []),
+    # ... unless the clause after it tells that period's own state
+    ("It is the eighth rise since December 2021, when the rate stood at 0.1 per cent.",
+     "2022-11-03", [("2021-12-01", "2021-12-31")]),
 ])
 def test_the_periods_a_text_speaks_of(text, said, expected):
     assert spans(text, said) == [(d(a), d(b)) for a, b in expected]
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Core CPI rose by 6.5 per cent, unchanged from September.", [True]),
+    ("The rate was 4.0 per cent, up from 3.8 per cent in September.", [True]),
+    ("Services inflation was 5.7 per cent, only slightly lower than in April.", [True]),
+    ("Net migration was 431,000, compared with 860,000 in the previous year.", [True]),
+    ("It rose from 3.8 per cent in September to 4.0 per cent in October.", [True, False]),
+    ("More than 2 million people crossed in 2022.", [False]),
+    ("From January to March output fell.", [False]),
+    ("CPI rose by 11.1 per cent in October 2022, up from 10.1 per cent in September.",
+     [False, True]),
+])
+def test_a_period_named_as_what_a_figure_is_measured_against(text, expected):
+    assert [p.baseline for p in spoken_periods(text, d("2022-11-16"))] == expected
 
 
 @pytest.mark.parametrize("text, said, expected", [

@@ -38,10 +38,13 @@ from .ranking import (
     QUOTE_WORDS,
     Candidate,
     Cuts,
+    another_time,
     of_period,
     off_subject,
     ranker_cuts,
     speaks_of,
+    titled_elsewhen,
+    told_back,
 )
 from .sources import Source
 
@@ -244,8 +247,11 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
     # immigration policy".
     # without it: RealTimeQA 228 -> 218, LoCoMo 127 -> 114
     about = content_words(question) - en.NOT_ABOUT - en.NOT_TOPIC
+    # Nor does one whose line is of another time than the period asked: "CPI inflation rises
+    # to 3.8 per cent" (July 2025) is no second answer for April 2024.
     if second is not None and second.score >= cuts.second_source * best.score \
-            and (not about or about & content_words(second.source.passage)):
+            and (not about or about & content_words(second.source.passage)) \
+            and not another_time(second):
         picks.append(second)
     return picks
 
@@ -348,6 +354,8 @@ def figure_elsewhen(picks: Sequence[Candidate], kind: str | None, start: dt.date
     if not said:
         return False
     for c in said:
+        if titled_elsewhen(c, (start, end)):
+            continue  # "Bank Rate held at 4 per cent", November's, for August 2023
         when = reported_when(c.sentence, c.source.date)
         # the time must frame the sentence: "…want to do it again next month!" dates a plan,
         # not the 7 people who came; and a sentence that also speaks of the period asked
@@ -466,6 +474,10 @@ def render_pick(c: Candidate, question: str, kind: str | None,
             # tag, and one saying "5 September" only the year: "(5 September 2022)"
             partial = reported.label.lower().startswith(reported.expression.lower())
             after = f" ({reported.label})" if partial else f" ({reported.expression}: {reported.label})"
+    back = told_back(said_text, s.date, period) if period is not None and not after else None
+    if back is not None:
+        named = re.sub(r"['’]s$", "", back.expression)  # "the previous year's level"
+        after = f" ({named}: {period_label(back.start, back.end)})"
     stamp = f" ({two.published(period)})" if two is not None else f" ({when})" if when else ""
     cited = f"{speaker} [{s.number}]{stamp}" if speaker else f"[{s.number}]{stamp}"
     if not c.sentence:

@@ -24,7 +24,8 @@ from pathlib import Path
 import numpy as np
 
 from ..retrieval.scoring import newest_spoken, overlap_share
-from ..temporal.calendar import iso_day
+from ..temporal.calendar import add_days, iso_day
+from ..temporal.lexicon import MONTHS, alternation
 from ..temporal.spoken import Spoken, spoken_periods
 from ..text.labels import period_label
 from ..text.sentences import runs
@@ -72,6 +73,7 @@ FEATURES = (
                         # one, or speaks of none and was said outside it
     "figure_dated",     # a figure stated next to the words that name the asked period
 )
+_OTHER_TIME = FEATURES.index("other_time")
 WEIGHTS_FILE = Path(__file__).with_name("ranker_weights.json")
 
 
@@ -121,6 +123,9 @@ class Candidate:
 
 
 _SITE = re.compile(r"\s+[|–—-]\s+(?:[\w.'’&]+\s*){1,3}$")
+
+
+_MONTH_NAMED = re.compile(rf"(?<!\w)(?:{alternation(MONTHS)})(?!\w)", re.I)
 
 
 _PLAIN_WORD = re.compile(r"(?<![\w-])[a-z]{3,}(?![\w-])")
@@ -381,10 +386,20 @@ def _spoken(text: str | None, published: str | None, windows: bool = True
             if windows or not p.window]
 
 
+def _own_time(sentence: str, published: str | None) -> bool:
+    """Does a sentence name a time of its own, not only one its figure is measured against
+    ("Core CPI rose by 6.5 per cent, unchanged from September")?"""
+    return any(not p.baseline for p in _periods(sentence, published)) if published else False
+
+
 def _told(sentence: str, source: Source, windows: bool = True) -> list[tuple[int, int]]:
-    """The periods a sentence speaks of or, naming none, its source's title: "Consumer price
-    inflation, May 2024" speaks for "The index rose by 2.0 per cent"."""
-    return _spoken(sentence, source.date, windows) or _spoken(source.title, source.date, windows)
+    """The periods a sentence speaks of and, naming none of its own, its source's title's:
+    "Consumer price inflation, May 2024" speaks for "The index rose by 2.0 per cent", and
+    October's release for "Core CPI rose by 6.5 per cent, unchanged from September"."""
+    own = _spoken(sentence, source.date, windows)
+    if _own_time(sentence, source.date):
+        return own
+    return own + _spoken(source.title, source.date, windows)
 
 
 def _newest(sentence: str, source: Source) -> int | None:
@@ -407,13 +422,30 @@ def published_in(c: Candidate, span: tuple[dt.date | None, dt.date | None]) -> b
 
 def of_period(c: Candidate, span: tuple[dt.date | None, dt.date | None]) -> bool:
     """Is a ranked sentence of the period: published in it, or speaking of a time inside it, or,
-    naming no time, under a title whose period is the period's ("Net migration halves to
-    431,000" under "…, year ending December 2024"; not a line under "Spending Review 2025" for
+    naming no time of its own, under a title whose period is the period's ("Net migration halves
+    to 431,000" under "…, year ending December 2024"; not a line under "Spending Review 2025" for
     July to September 2025)?"""
     if published_in(c, span) or speaks_of(c, span):
         return True
-    return not _spoken(c.sentence, c.source.date) and any(
+    return not _own_time(c.sentence, c.source.date) and any(
         overlap_share(p, _ordinals(span)) >= 0.5 for p in _spoken(c.source.title, c.source.date))
+
+
+def another_time(c: Candidate) -> bool:
+    """Was a ranked sentence judged to be of another time than the period asked about (its
+    `other_time` feature)?"""
+    return bool(c.features) and c.features[_OTHER_TIME] > 0
+
+
+def titled_elsewhen(c: Candidate, span: tuple[dt.date | None, dt.date | None]) -> bool:
+    """Is a sentence naming no time of its own, published outside the period, under a title
+    naming only other periods ("Bank Rate held at 4 per cent" in "Monetary Policy Summary,
+    November 2025", for August 2023)? Then its figure is the title's period's."""
+    if _own_time(c.sentence, c.source.date) or published_in(c, span):
+        return False
+    lo, hi = _ordinals(span)
+    titled = _spoken(c.source.title, c.source.date)
+    return bool(titled) and not any(a <= hi and b >= lo for a, b in titled)
 
 
 def speaks_of(c: Candidate, span: tuple[dt.date | None, dt.date | None]) -> bool:
@@ -422,6 +454,26 @@ def speaks_of(c: Candidate, span: tuple[dt.date | None, dt.date | None]) -> bool
     period: "2.0 per cent in the 12 months to May 2024" is May's figure, not January's."""
     lo, hi = _ordinals(span)
     return any(a <= hi and b >= lo for a, b in _spoken(c.sentence, c.source.date, windows=False))
+
+
+def told_back(sentence: str, published: str | None,
+              span: tuple[dt.date, dt.date]) -> Spoken | None:
+    """The asked period as a sentence names it in words that do not say which it is, if it
+    does: "…5.0 per cent in July to September 2025, up from 4.8 per cent in the previous three
+    months" gives April to June's figure, and the reader is told which months those are. Only
+    whole months are told so: a day or a week is left to the date the quote already shows, and
+    "a year ago" told back from a day ("2021-09-13 to 2022-09-13") says no more than its words."""
+    if not published:
+        return None
+    asked = _ordinals(span)
+    for p in _periods(sentence, published):
+        whole_months = p.start.day == 1 and add_days(p.end, 1).day == 1
+        if p.window or not whole_months or re.search(r"\d", p.expression) \
+                or _MONTH_NAMED.search(p.expression):
+            continue
+        if overlap_share((p.start.toordinal(), p.end.toordinal()), asked) >= 0.5:
+            return p
+    return None
 
 
 def _dates_a_figure(sentence: str, source: Source, period: tuple[dt.date, dt.date]) -> bool:

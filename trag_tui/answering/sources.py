@@ -74,19 +74,62 @@ def query_periods(result) -> list[tuple[dt.date | None, dt.date | None]]:
 
 
 def fetch_quotes(conn, hits: Sequence[Any]) -> dict[int, tuple[str, str]]:
-    """For each hit: the passage it is quoted with, and the office its speaker speaks in."""
+    """For each hit: the passage it is quoted with, and the office its speaker speaks in.
+
+    Passages are cut from their document by word count, so one may end or begin inside a
+    sentence ("The Minnesota farm price index rose in June" | "to a level 3 percent higher…"):
+    the sentence is completed from the passage beside it, as the document says it, so a quote
+    never stops short of what its source states."""
     ids = [h.chunk_id for h in hits]
     if not ids:
         return {}
     marks = ",".join("?" * len(ids))
     rows = conn.execute(
-        "SELECT c.id, coalesce(p.text, c.text), d.meta FROM chunks c "
+        "SELECT c.id, coalesce(p.text, c.text), d.meta, c.document_id, "
+        "coalesce(p.start_char, c.start_char), coalesce(p.end_char, c.end_char) FROM chunks c "
         "LEFT JOIN chunks p ON p.id = c.parent_id JOIN documents d ON d.id = c.document_id "
         f"WHERE c.id IN ({marks})", ids).fetchall()
     out = {}
-    for cid, text, meta in rows:
-        out[cid] = (text, _role(meta))
+    for cid, text, meta, doc, start, end in rows:
+        out[cid] = (_whole_sentences(conn, text, doc, start, end), _role(meta))
     return {h.chunk_id: out.get(h.chunk_id, (h.text, "")) for h in hits}
+
+
+# A sentence ends at its stop or at the end of its line (a heading, a list item, a caption).
+_SENTENCE_END = re.compile(r"[.!?][\"”’')\]]*$")
+_FIRST_SENTENCE = re.compile(r"^\S[^\n]{0,400}?(?:[.!?][\"”’')\]]*(?=\s|$)|(?=\s*\n))")
+_BETWEEN_SENTENCES = re.compile(r"[.!?][\"”’')\]]*\s+|\s*\n\s*")
+
+
+def _cut_before(text: str) -> bool:
+    """Does a passage's text begin inside a sentence (a lower-case word, as the rest of one)?"""
+    first = text.lstrip()[:1]
+    return first.islower()
+
+
+def _whole_sentences(conn, text: str, doc: int, start: int | None, end: int | None) -> str:
+    """The passage with a sentence cut at either end completed from its neighbours."""
+    if start is None or end is None or not text:
+        return text
+    body = text.strip()
+    if not _SENTENCE_END.search(body):
+        after = conn.execute(
+            "SELECT text FROM chunks WHERE document_id = ? AND parent_id IS NULL AND start_char >= ? "
+            "ORDER BY start_char LIMIT 1", (doc, end)).fetchone()
+        rest = _FIRST_SENTENCE.match(after[0]) if after and _cut_before(after[0]) else None
+        if rest is not None:
+            text = text.rstrip() + " " + rest.group(0)
+    if _cut_before(body):
+        before = conn.execute(
+            "SELECT text FROM chunks WHERE document_id = ? AND parent_id IS NULL AND end_char <= ? "
+            "ORDER BY start_char DESC LIMIT 1", (doc, start)).fetchone()
+        tail = before[0].strip() if before else ""
+        if tail and not _SENTENCE_END.search(tail):
+            ends = [m.end() for m in _BETWEEN_SENTENCES.finditer(tail)]
+            head = tail[ends[-1]:] if ends else ""
+            if head and len(head) <= 400:
+                text = head + " " + text.lstrip()
+    return text
 
 
 def _role(meta: str | None) -> str:

@@ -138,6 +138,17 @@ AHEAD = lazy(r"\b(?:will|shall|going\s+to|(?:expected|set|planned|projected|fore
 # The word that sets a deadline before a period ("cut emissions by 2035"); English only (other
 # languages' words for it also mean "up to", which says nothing of the period itself).
 DEADLINE = lazy(r"by\s+")
+# A period named as the point a figure is measured against ("up from 3.8 per cent in
+# September", "unchanged from September", "lower than in April", "compared with 2019"), read
+# on the words before it: the figure stated is of another time, the report's own. "More than
+# 28,000 … in 2022" and "from 3.8 per cent in September to 4.0 per cent in October" name no
+# baseline in their last period. English only, as the deadline.
+_TOKEN = r"(?:[^\s,;:()]|,(?=\d))+\s+"  # a word or a figure ("860,000"), not a clause's comma
+BASELINE = lazy(rf"\b(?:from\s+(?:{_TOKEN}){{0,4}}|than\s+(?:in\s+|on\s+|during\s+)?|"
+                rf"compared\s+(?:with|to)\s+(?:{_TOKEN}){{0,4}})$")
+# "since December 2021, when the rate stood at 0.1 per cent": the clause after an open-ended
+# period tells that period's own state. English only.
+WHEN_CLAUSE = lazy(r",?\s*when\b")
 PAST_TENSE = lazy(
     r"\b(?:was|were|did|had|happened|said|discussed|debated|announced|был\w*|писали|говорил\w*|сказал\w*|"
     r"était|étaient|avait|fut|war|waren|wurde|wurden|hatte|gesagt|fue|fueron|era|eran|hubo|dijo)(?!\w)"

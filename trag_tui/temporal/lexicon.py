@@ -177,6 +177,9 @@ DATE_PREPS = frozenset(
     "desde antes después hasta el a y o durante principios finales mediados "
     "в во с со до после по к и или на".split()
 )
+# ... and before a bare month only: "sales for September" (a weekday after "for" is more often
+# a plan, "scheduled for Monday", which the reader would date to the one past)
+MONTH_PREPS = DATE_PREPS | {"for"}
 FRENCH_ONLY_PREPS = frozenset("en depuis avant après jusqu'en jusqu'à de du au le fin début mi dès".split())
 
 

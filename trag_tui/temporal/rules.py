@@ -34,6 +34,7 @@ from .lexicon import (
     END,
     FRENCH_ONLY_PREPS,
     MONTH,
+    MONTH_PREPS,
     MONTHS,
     NUM,
     OF_YEAR,
@@ -200,7 +201,7 @@ def _bare_month(m, as_of):
     word, before = m["m"].lower(), preceding_word(m)
     if word == "mars" and before not in FRENCH_ONLY_PREPS:
         return None  # the planet, not "en mars"
-    if before not in DATE_PREPS and not (m["m"][0].isupper() and _OPENS_RANGE.match(m.string, m.end())):
+    if before not in MONTH_PREPS and not (m["m"][0].isupper() and _OPENS_RANGE.match(m.string, m.end())):
         return None
     if word in AMBIGUOUS_MONTHS and not m["m"][0].isupper() and before in {"the", "of", "to", "and", "or", "a"}:
         return None

@@ -15,7 +15,7 @@ import datetime as dt
 from dataclasses import dataclass, replace
 
 from .calendar import add_days, shift, unit_span
-from .cues import DEADLINE
+from .cues import BASELINE, DEADLINE, WHEN_CLAUSE
 from .lexicon import MONTHS, SEASONS, UNITS, WEEKDAYS, alternation, lazy, unit_of
 from .mentions import ahead_of
 from .question import SPAN_UNITS, Named, read_periods, span_length
@@ -52,6 +52,10 @@ class Spoken:
     # a trailing window whose own end period is read beside it ("the 12 months to May 2024"):
     # the figure is that end period's, so the window alone does not make it the window's days'
     window: bool = False
+    # named as the point its figure is measured against ("up from 3.8 per cent in September",
+    # "unchanged from September"): a sentence naming only such periods states its level for
+    # another time, its report's
+    baseline: bool = False
 
 
 def spoken_periods(text: str, said_on: dt.date) -> list[Spoken]:
@@ -65,6 +69,10 @@ def spoken_periods(text: str, said_on: dt.date) -> list[Spoken]:
     for lo, hi in _windows(text):
         piece = text[lo:hi]
         for named in _anchored(_deadlines(read_periods(piece, said_on), piece, said_on), piece):
+            if named.how == "since" and named.last and WHEN_CLAUSE.match(piece, named.hi):
+                # "since December 2021, when the rate stood at 0.1 per cent" is December's
+                named = replace(named, lo=named.at, start=named.last[0], end=named.last[1], how="in",
+                                last=None)
             if named.how not in BOUNDED or named.start is None or named.end is None:
                 continue
             words = _words(piece[named.lo:named.hi])
@@ -84,9 +92,12 @@ def spoken_periods(text: str, said_on: dt.date) -> list[Spoken]:
             last = named.last if named.how == "span_ending" else None
             if last is not None and (last[1] - last[0]).days < 27:
                 last = None
-            read = [Spoken(start, end, words, lo + named.lo, window=last is not None)]
+            against = BASELINE.search(piece, 0, named.lo) is not None
+            read = [Spoken(start, end, words, lo + named.lo, window=last is not None,
+                           baseline=against)]
             if last is not None:
-                read.append(Spoken(last[0], last[1], _words(piece[named.at:named.hi]), lo + named.at))
+                read.append(Spoken(last[0], last[1], _words(piece[named.at:named.hi]), lo + named.at,
+                                   baseline=against))
             out.extend(s for s in read if s not in out)
     return sorted(out, key=lambda s: s.at)
 
