@@ -1017,21 +1017,28 @@ def test_a_figure_dated_to_another_time_than_asked_is_flagged():
 
 
 def test_a_figure_of_no_time_under_another_periods_title_is_flagged():
-    # November 2025's "Bank Rate held at 4 per cent" is no answer for August 2023
-    q = "What was Bank Rate in August 2023?"
+    # October 2025's "CPI inflation falls to 3.6 per cent" is no answer for August 2023
+    q = "What was CPI inflation in August 2023?"
 
-    def picks(title: str, day: str = "2025-11-06") -> list[Candidate]:
-        said = [Source(1, "d1", day, title, "", "Bank Rate held at 4 per cent.", score=0.9)]
+    def picks(title: str, day: str = "2025-11-19",
+              line: str = "CPI inflation falls to 3.6 per cent.") -> list[Candidate]:
+        said = [Source(1, "d1", day, title, "", line, score=0.9)]
         return extract(q, rank(q, said, mode="hard_filter", embedder=HashEmbedder()),
                        mode="hard_filter", kind="number")
 
     august = dt.date(2023, 8, 1), dt.date(2023, 8, 31)
-    assert figure_elsewhen(picks("Monetary Policy Summary, November 2025"), "number", *august)
+    assert figure_elsewhen(picks("Consumer price inflation, October 2025"), "number", *august)
     # a title of the period asked, or of no period, or a source published in it: not flagged
-    assert not figure_elsewhen(picks("Monetary Policy Summary, August 2023"), "number", *august)
-    assert not figure_elsewhen(picks("Monetary Policy Summary"), "number", *august)
-    assert not figure_elsewhen(picks("Monetary Policy Summary, July 2023", "2023-08-03"),
+    assert not figure_elsewhen(picks("Consumer price inflation, August 2023"), "number", *august)
+    assert not figure_elsewhen(picks("Consumer price inflation"), "number", *august)
+    assert not figure_elsewhen(picks("Consumer price inflation, July 2023", "2023-08-16"),
                                "number", *august)
+    # nor a title naming the month the release came out in: it names the release, not the
+    # months it speaks of ("Labour market statistics, October 2011" gives June to August's)
+    summer = dt.date(2011, 6, 1), dt.date(2011, 8, 31)
+    assert not figure_elsewhen(picks("Labour market statistics, October 2011", "2011-10-12",
+                                     "There were 2.57 million unemployed people."),
+                               "number", *summer)
 
 
 def test_a_figure_set_for_the_period_asked_is_not_flagged_by_the_day_it_was_announced():

@@ -68,6 +68,41 @@ def test_words_every_source_s_title_carries_are_where_the_sources_come_from_not_
     assert rank(q, sources, mode="hybrid")[0].source.speaker == "Melanie"
 
 
+def test_a_reports_title_names_what_each_of_its_sentences_is_about():
+    # "The Consumer Prices Index (CPI) rose by 3.4 per cent…" is about inflation: its title says so
+    q = "What was the inflation rate in the 12 months to February 2024?"
+    release = Source(1, "r", "2024-03-20", "Consumer price inflation, February 2024",
+                     "Office for National Statistics",
+                     "The Consumer Prices Index (CPI) rose by 3.4 per cent in the 12 months to "
+                     "February 2024.", score=0.9)
+    speech = Source(2, "s", "2023-03-15", "House of Commons: Budget Statement", "Jeremy Hunt",
+                    "The OBR forecasts that inflation will fall to 2.9 per cent by the end of this "
+                    "year.", score=0.8)
+    shared = FEATURES.index("shared_words")
+
+    def words(sources):
+        return {c.source.doc_id: c.features[shared]
+                for c in rank("What was the inflation rate", sources, mode="hard_filter", full=q)}
+
+    assert words([release, speech]) == {"r": 1.0, "s": 1.0}
+    untitled = Source(1, "r", "2024-03-20", "Statistical bulletin", "Office for National Statistics",
+                      release.passage, score=0.9)
+    assert words([untitled, speech]) == {"r": 0.0, "s": 1.0}
+    # a title naming no period is a line of its own, not a report's subject and period
+    undated = Source(1, "r", "2024-03-20", "Consumer price inflation", "Office for National "
+                     "Statistics", release.passage, score=0.9)
+    assert words([undated, speech]) == {"r": 0.0, "s": 1.0}
+    # not over news: a page's title there is a headline of its own or a page name
+    story = Source(3, "n", "2024-03-20", "consumer-price-inflation-february", "cnn.com",
+                   "Prices rose by 3.4 per cent.", score=0.9)
+    headed = Source(4, "h", "2024-03-20", "Inflation falls again as food prices ease in February",
+                    "cnn.com", "Prices rose by 3.4 per cent in February.", score=0.8)
+    rows = {(c.source.doc_id, c.sentence[:6]): c.features[shared]
+            for c in rank("What was the inflation rate", [story, headed], mode="hard_filter",
+                          full=q)}
+    assert rows[("n", "Prices")] == 0.0
+
+
 def test_words_every_headline_carries_are_the_story_not_the_scope():
     # news reports of one story carry its words in every headline: they are what it is about
     q = "Which kind of animal watched the Queen's funeral procession?"

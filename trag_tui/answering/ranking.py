@@ -263,6 +263,18 @@ def featured(question: str, sources: Sequence[Source], *, mode: str | None = Non
     if not rows:
         return []
     news = sum(1 for r in rows if r[2] == HEADLINE) >= 0.5 * len(sources)  # most carry a headline
+    # A report's title, its subject and the period it covers ("Consumer price inflation,
+    # February 2024"), names what each of its sentences is about: "The Consumer Prices Index
+    # (CPI) rose by 3.4 per cent in the 12 months to February 2024" answers "the inflation rate"
+    # without the word. Not a title naming no period ("Barristers vote to strike" is a story's
+    # line, and its words would lift every line of the story alike), nor over news, whose
+    # headlines are lines of their own and whose other titles are page names (crediting them
+    # named two more wrong choices on RealTimeQA's retrieval cache); nor the scope, nor who
+    # speaks (every turn of a conversation carries both speakers' names in its title).
+    people = set().union(*(content_words(s.speaker or "") for s in sources))
+    titled = {} if news else {id(s): content_words(s.title or "") - scope - people
+                              for s in sources
+                              if not headline(s.title) and _spoken(s.title, s.date)}
     sims = np.zeros(len(rows), dtype=np.float32)
     if embedder is not None:
         # A news quiz sets the scene before it asks ("Britain bid farewell to Queen Elizabeth II
@@ -316,7 +328,7 @@ def featured(question: str, sources: Sequence[Source], *, mode: str | None = Non
     out = []
     for (s, sentence, position), sim, first in zip(rows, sims, lead):
         f = dict.fromkeys(FEATURES, 0.0)
-        words = content_words(sentence)
+        words = content_words(sentence) | titled.get(id(s), set())
         lex = len(topic & words) / len(topic) if topic else 0.0
         if focus:
             # the asking sentence's words weigh more: the scene alone does not answer
@@ -439,13 +451,18 @@ def another_time(c: Candidate) -> bool:
 
 def titled_elsewhen(c: Candidate, span: tuple[dt.date | None, dt.date | None]) -> bool:
     """Is a sentence naming no time of its own, published outside the period, under a title
-    naming only other periods ("Bank Rate held at 4 per cent" in "Monetary Policy Summary,
-    November 2025", for August 2023)? Then its figure is the title's period's."""
+    that names the time it speaks of, another period ("CPI inflation falls to 3.6 per cent" in
+    "Consumer price inflation, October 2025", for August 2023)? Then its figure is the title's
+    period's. A title naming the month it was published in ("Labour market statistics, October
+    2011") names the release, not what it speaks of: "There were 2.57 million unemployed people"
+    there is June to August's figure."""
     if _own_time(c.sentence, c.source.date) or published_in(c, span):
         return False
+    day = iso_day(c.source.date)
     lo, hi = _ordinals(span)
     titled = _spoken(c.source.title, c.source.date)
-    return bool(titled) and not any(a <= hi and b >= lo for a, b in titled)
+    return day is not None and bool(titled) and not any(
+        a <= hi and b >= lo or a <= day.toordinal() <= b for a, b in titled)
 
 
 def speaks_of(c: Candidate, span: tuple[dt.date | None, dt.date | None]) -> bool:
