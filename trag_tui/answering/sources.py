@@ -90,8 +90,12 @@ def fetch_quotes(conn, hits: Sequence[Any]) -> dict[int, tuple[str, str]]:
         "LEFT JOIN chunks p ON p.id = c.parent_id JOIN documents d ON d.id = c.document_id "
         f"WHERE c.id IN ({marks})", ids).fetchall()
     out = {}
+    whole: dict[tuple, str] = {}  # hits that are children of one passage share its completion
     for cid, text, meta, doc, start, end in rows:
-        out[cid] = (_whole_sentences(conn, text, doc, start, end), _role(meta))
+        key = (doc, start, end) if start is not None and end is not None else (cid,)
+        if key not in whole:
+            whole[key] = _whole_sentences(conn, text, doc, start, end)
+        out[cid] = (whole[key], _role(meta))
     return {h.chunk_id: out.get(h.chunk_id, (h.text, "")) for h in hits}
 
 
