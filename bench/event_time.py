@@ -10,7 +10,10 @@ times). Figures per corpus and per `time` of the question (`about`, and the `sai
 - gold_share@5: the share of gold documents among them, averaged (`trag-tui eval`'s recall);
 - leak: hits published after the question's as-of date (must be 0);
 - answer (with `--answers`): the share of questions whose answer holds a gold answer string
-  (`bench/answer_quality.py`'s rule), quoted (`--evidence-only`) and, with `--model`, grounded.
+  (`bench/answer_quality.py`'s rule), quoted (`--evidence-only`) and, with `--model`, grounded;
+- flagged: of the answers that miss the gold and of those that hold it, how many open with the
+  note that no source gives what was asked ("…; the closest they come:"): right over a miss,
+  wrong over a hit.
 
 Usage:
     python bench/event_time.py --index sample=sample.db --index beige_book=beige.db \\
@@ -35,6 +38,7 @@ from trag_tui.settings import Settings  # noqa: E402
 SETS = [REPO / "bench" / "event_time_sample_questions.jsonl",
         REPO / "bench" / "event_time_shared_questions.jsonl"]
 K = 5
+CLOSEST = "; the closest they come:"  # the note over a quote that is not the answer asked for
 
 
 def load(corpora: set[str]) -> list[dict]:
@@ -65,7 +69,8 @@ def answer(index, settings: Settings, row: dict, evidence_only: bool) -> dict:
                      settings=settings, evidence_only=evidence_only):
         done = event
     text = uncited(done.answer)
-    return {"answer": done.answer, "holds": any(holds(text, g) for g in row["answers"])}
+    return {"answer": done.answer, "holds": any(holds(text, g) for g in row["answers"]),
+            "flagged": CLOSEST in done.answer}
 
 
 def summarise(rows: list[dict]) -> dict:
@@ -84,6 +89,12 @@ def summarise(rows: list[dict]) -> dict:
             if pipeline in part[0]:
                 entry[f"answer_{pipeline}"] = round(
                     statistics.mean(r[pipeline]["holds"] for r in part), 3)
+                # the reader told the quote is only the closest the sources come: rightly
+                # over an answer without the gold, wrongly over one that holds it
+                for held, name in ((False, "misses"), (True, "holds")):
+                    among = [r for r in part if r[pipeline]["holds"] == held]
+                    entry[f"flagged_{pipeline}_{name}"] = \
+                        f"{sum(1 for r in among if r[pipeline].get('flagged'))} of {len(among)}"
         out[f"{key[0]}/{key[1]}"] = entry
     return out
 

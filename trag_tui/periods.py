@@ -18,7 +18,7 @@ from .storage.db import id_batches, read_again_if_changed, sqlite3, transaction
 from .storage.store import from_day, to_day
 from .temporal.spoken import Spoken, spoken_periods
 
-VERSION = "spoken-12"  # raised when the reading changes: every document is read again
+VERSION = "spoken-13"  # raised when the reading changes: every document is read again
 BATCH = 200  # documents per transaction
 SOURCES = ("title", "heading", "text")  # where a period was read, strongest first
 _HEADING = re.compile(r"(?m)^[ \t]*(#{1,6})[ \t]+(\S[^\n]*)$")

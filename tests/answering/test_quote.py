@@ -1028,9 +1028,12 @@ def test_a_figure_of_no_time_under_another_periods_title_is_flagged():
 
     august = dt.date(2023, 8, 1), dt.date(2023, 8, 31)
     assert figure_elsewhen(picks("Consumer price inflation, October 2025"), "number", *august)
-    # a title of the period asked, or of no period, or a source published in it: not flagged
+    # a title of the period asked, or a source published in it: not flagged
     assert not figure_elsewhen(picks("Consumer price inflation, August 2023"), "number", *august)
-    assert not figure_elsewhen(picks("Consumer price inflation"), "number", *august)
+    # a title of no period: the line is of the day it was said, two years on, but a release
+    # soon after the period may be its own
+    assert figure_elsewhen(picks("Consumer price inflation"), "number", *august)
+    assert not figure_elsewhen(picks("Consumer price inflation", "2023-09-20"), "number", *august)
     assert not figure_elsewhen(picks("Consumer price inflation, July 2023", "2023-08-16"),
                                "number", *august)
     # nor a title naming the month the release came out in: it names the release, not the
@@ -1256,3 +1259,44 @@ def test_a_line_naming_no_time_is_of_the_period_its_title_names():
              if c.position != HEADLINE)
     assert not of_period(c, (dt.date(2025, 7, 1), dt.date(2025, 9, 30)))
     assert of_period(c, (dt.date(2025, 1, 1), dt.date(2025, 12, 31)))
+
+
+def test_an_open_question_about_a_period_answered_only_by_another_times_lines_is_flagged():
+    # no source speaks of August 2023: June 2024's release gives services inflation for May
+    q = parse("What was services inflation in August 2023?", dt.date(2025, 12, 31))
+    assert q.intent == "point_in_time" and answer_type(q.question) is None
+    june = Source(1, "june", "2024-06-19", "Consumer price inflation, May 2024", "",
+                  "Services inflation was 5.7 per cent, only slightly lower than in April.",
+                  score=0.9)
+    ranked = rank_query(q, "hard_filter", [june], embedder=HashEmbedder())
+    shown = choose(q, "hard_filter", ranked, [june], [], kind=None).shown
+    assert shown.startswith("No source found speaks of August 2023 itself; the closest they "
+                            "come:\n")
+    # a line on the subject that speaks of the period itself: the note would not be true
+    august = replace(june, number=2, doc_id="aug", date="2023-09-20",
+                     title="Consumer price inflation, August 2023",
+                     passage="Services inflation was 6.8 per cent in August 2023.", score=0.5)
+    ranked = rank_query(q, "hard_filter", [june, august], embedder=HashEmbedder())
+    assert not choose(q, "hard_filter", ranked, [june, august], [], kind=None).shown.startswith(
+        "No source found")
+    # nor is a line said in the period flagged, whatever it names
+    said = replace(june, date="2023-08-16", title="Statement", score=0.9)
+    ranked = rank_query(q, "hard_filter", [said], embedder=HashEmbedder())
+    assert not choose(q, "hard_filter", ranked, [said], [], kind=None).shown.startswith(
+        "No source found")
+
+
+def test_a_figure_of_no_time_said_after_the_period_is_flagged():
+    # November 2025's "Bank Rate held at 4 per cent" is November's rate, not August 2023's
+    q = "What was Bank Rate in August 2023?"
+    august = dt.date(2023, 8, 1), dt.date(2023, 8, 31)
+    held = Source(1, "nov", "2025-11-06", "Bank Rate decision", "",
+                  "Bank Rate held at 4 per cent.", score=0.9)
+    picks = extract(q, rank(q, [held], mode="hard_filter", embedder=HashEmbedder(),
+                            period=august), mode="hard_filter", kind="number")
+    assert figure_elsewhen(picks, "number", *august)
+    # said in the period, it is the period's
+    held = replace(held, date="2023-08-03")
+    picks = extract(q, rank(q, [held], mode="hard_filter", embedder=HashEmbedder(),
+                            period=august), mode="hard_filter", kind="number")
+    assert not figure_elsewhen(picks, "number", *august)

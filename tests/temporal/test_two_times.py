@@ -163,6 +163,18 @@ def spans(text: str, said: str) -> list[tuple[dt.date, dt.date]]:
     ("Sales rose in 2023. In the previous year they fell.", "2025-11-11",
      [("2023-01-01", "2023-12-31"), ("2024-01-01", "2024-12-31")]),
     ("Prices rose in the previous year.", "2025-11-11", [("2024-01-01", "2024-12-31")]),
+    # "a year earlier" is told back from the period the figure is stated for, not from a
+    # baseline, and not across a full stop; "a month earlier" than a year names no period
+    ("The unemployment rate for July to September 2014 was 6.0 per cent, down from 6.2 per "
+     "cent in April to June and from 7.6 per cent a year earlier.", "2014-11-12",
+     [("2014-07-01", "2014-09-30"), ("2014-04-01", "2014-06-30"), ("2013-07-01", "2013-09-30")]),
+    ("Output in the 12 months to May 2024 was 3 per cent above its level 12 months earlier.",
+     "2024-07-11", [("2023-06-01", "2024-05-31"), ("2024-05-01", "2024-05-31"),
+                    ("2022-06-01", "2023-05-31")]),
+    ("Prices rose 3 per cent in May 2024. A year earlier they rose 8 per cent.", "2024-06-19",
+     [("2024-05-01", "2024-05-31")]),
+    ("Prices rose 3 per cent in 2024, and a month earlier the index fell.", "2025-01-19",
+     [("2024-01-01", "2024-12-31")]),
     # no period: a count, "today", an open-ended stretch
     ("Some 1,500 people came today.", "2024-06-19", []),
     ("Prices have risen since 2010.", "2024-06-19", []),

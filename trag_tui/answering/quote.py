@@ -40,8 +40,10 @@ from .ranking import (
     Cuts,
     another_time,
     of_period,
+    of_the_period,
     off_subject,
     ranker_cuts,
+    said_elsewhen,
     speaks_of,
     titled_elsewhen,
     told_back,
@@ -82,7 +84,9 @@ def choose(q, mode: str, ranked: Sequence[Candidate], sources: list[Source],
     labels = {g: (g.capitalize() + " sources" if mode == "evolution" else g) for g in groups}
     text = quoted_answer(q.question, picks, kind=kind, labels=labels, period=asked_period(q))
     # the quoted figure is dated to another time than the one asked about
-    elsewhen = q.intent == "point_in_time" and figure_elsewhen(picks, kind, q.start, q.end)
+    elsewhen = q.intent == "point_in_time" and figure_elsewhen(picks, kind, q.start, q.end) \
+        and (kind is not None or not any(of_the_period(c) for c in ranked
+                                         if not off_subject(c, ranked, cuts)))
     missing = unmentioned(q.question, sources)
     shown = text
     if shown and turns:
@@ -91,7 +95,9 @@ def choose(q, mode: str, ranked: Sequence[Candidate], sources: list[Source],
         # the quote speaks of the office asked about but names no one holding it
         shown = closest_note("names who held that office") + shown
     elif shown and elsewhen:
-        shown = closest_note(f"gives the figure for {period_label(q.start, q.end)}") + shown
+        label = period_label(q.start, q.end)
+        shown = closest_note(f"gives the figure for {label}" if kind == "number"
+                             else f"speaks of {label} itself") + shown
     return Quote(text, shown, picks, holders, sources, evidence, missing)
 
 
@@ -344,25 +350,30 @@ def holder_unnamed(question: str, picks: Sequence[Candidate], kind: str | None) 
 
 def figure_elsewhen(picks: Sequence[Candidate], kind: str | None, start: dt.date | None,
                     end: dt.date | None) -> bool:
-    """Is a figure asked for in a named period, and does each quoted sentence date its figure
-    to another time? "How many small boat arrivals were there in 2022?" over 2022 debates is
-    quoted "Last year more than 28,000 people crossed the channel" (said in April 2022: 2021);
-    the quote stays, the nearest the sources come, but must not read as the 2022 figure."""
-    if kind != "number" or start is None or end is None:
+    """Is a figure or an open account asked for in a named period, and does each quoted
+    sentence speak of another time? "How many small boat arrivals were there in 2022?" over
+    2022 debates is quoted "Last year more than 28,000 people crossed the channel" (said in
+    April 2022: 2021), and "What was Bank Rate in August 2023?" "Bank Rate held at 4 per cent"
+    (said in November 2025, of no other time: November's); the quote stays, the nearest the
+    sources come, but must not read as the period's. A typed question other than a figure has
+    notes of its own (who held an office)."""
+    if kind not in ("number", None) or start is None or end is None:
         return False
     said = [c for c in picks if c.position != HEADLINE]
     if not said:
         return False
     for c in said:
-        if titled_elsewhen(c, (start, end)):
+        # a sentence that also speaks of the period asked ("Yesterday the Prime Minister
+        # announced … £20.5 billion … by 2023-24") gives its figure
+        if speaks_of(c, (start, end)):
+            return False
+        if titled_elsewhen(c, (start, end)) or said_elsewhen(c, (start, end)):
             continue  # "Bank Rate held at 4 per cent", November's, for August 2023
         when = reported_when(c.sentence, c.source.date)
         # the time must frame the sentence: "…want to do it again next month!" dates a plan,
-        # not the 7 people who came; and a sentence that also speaks of the period asked
-        # ("Yesterday the Prime Minister announced … £20.5 billion … by 2023-24") gives its figure
+        # not the 7 people who came
         if when is None or (when.start <= end and when.end >= start) or not re.match(
-                rf"{en.TIME_OPENING}{re.escape(when.expression)}\b", c.sentence, re.I) \
-                or speaks_of(c, (start, end)):
+                rf"{en.TIME_OPENING}{re.escape(when.expression)}\b", c.sentence, re.I):
             return False
     return True
 

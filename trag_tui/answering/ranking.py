@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..retrieval.scoring import newest_spoken, overlap_share
+from ..retrieval.scoring import MONTH_DAYS, newest_spoken, overlap_share
 from ..temporal.calendar import add_days, iso_day
 from ..temporal.lexicon import MONTHS, alternation
 from ..temporal.spoken import Spoken, spoken_periods
@@ -74,6 +74,7 @@ FEATURES = (
     "figure_dated",     # a figure stated next to the words that name the asked period
 )
 _OTHER_TIME = FEATURES.index("other_time")
+_PERIOD_FIT = FEATURES.index("period_fit")
 WEIGHTS_FILE = Path(__file__).with_name("ranker_weights.json")
 
 
@@ -449,6 +450,12 @@ def another_time(c: Candidate) -> bool:
     return bool(c.features) and c.features[_OTHER_TIME] > 0
 
 
+def of_the_period(c: Candidate) -> bool:
+    """Was a ranked sentence judged to speak of the period asked about itself, at least half of
+    it and not only a year or a span it lies in (its `period_fit` feature)?"""
+    return bool(c.features) and c.features[_PERIOD_FIT] > 0
+
+
 def titled_elsewhen(c: Candidate, span: tuple[dt.date | None, dt.date | None]) -> bool:
     """Is a sentence naming no time of its own, published outside the period, under a title
     that names the time it speaks of, another period ("CPI inflation falls to 3.6 per cent" in
@@ -463,6 +470,21 @@ def titled_elsewhen(c: Candidate, span: tuple[dt.date | None, dt.date | None]) -
     titled = _spoken(c.source.title, c.source.date)
     return day is not None and bool(titled) and not any(
         a <= hi and b >= lo or a <= day.toordinal() <= b for a, b in titled)
+
+
+def said_elsewhen(c: Candidate, span: tuple[dt.date | None, dt.date | None]) -> bool:
+    """Does a sentence naming no time of its own (nor a title of the period) speak of when it
+    was said, and was that outside the period: before it began, or later after its end than
+    the period lasts (a month at least)? "Bank Rate held at 4 per cent", said in November 2025,
+    is November's rate, not August 2023's; but "There were 2.57 million unemployed people", in
+    October's release, may be June to August's: a figure's release follows its period."""
+    if _own_time(c.sentence, c.source.date) or published_in(c, span):
+        return False
+    day = iso_day(c.source.date)
+    lo, hi = _ordinals(span)
+    if day is None or any(a <= hi and b >= lo for a, b in _spoken(c.source.title, c.source.date)):
+        return False
+    return day.toordinal() < lo or day.toordinal() > hi + max(MONTH_DAYS, hi - lo + 1)
 
 
 def speaks_of(c: Candidate, span: tuple[dt.date | None, dt.date | None]) -> bool:

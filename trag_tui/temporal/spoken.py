@@ -36,6 +36,10 @@ BOUNDED = frozenset({"in", "range", "between", "week_of", "span_ending", "week_f
                      "span_before", "span_after"})
 # a period told back from another named before it in the sentence ("the previous quarter")
 PREVIOUS = lazy(rf"(?:the\s+)?(?:previous|preceding)\s+(?:\w+\s+)?(?:{SPAN_UNITS})\b")
+# the same period told back a stretch before another named earlier in the sentence ("from 7.6
+# per cent a year earlier"); "ago" counts from the day said and the rules read it
+EARLIER = lazy(rf"\b(?:an?|one|two|three|four|five|six|twelve|\d{{1,2}})\s+(?:{SPAN_UNITS})\s+"
+               r"earlier\b")
 SENTENCE_END = lazy(r"[.!?;](?:\s|$)")
 _YEAR_WRITTEN = lazy(rf"{_YEAR_DIGITS}|(?<![\w'’])['’]\d\d(?!\d)")
 MAX_DAYS = 10 * 366  # a longer stretch ("the 1990s and 2000s") speaks of no period in particular
@@ -68,7 +72,8 @@ def spoken_periods(text: str, said_on: dt.date) -> list[Spoken]:
     out: list[Spoken] = []
     for lo, hi in _windows(text):
         piece = text[lo:hi]
-        for named in _anchored(_deadlines(read_periods(piece, said_on), piece, said_on), piece):
+        for named in _earlier(_anchored(_deadlines(read_periods(piece, said_on), piece, said_on),
+                                        piece), piece):
             if named.how == "since" and named.last and WHEN_CLAUSE.match(piece, named.hi):
                 # "since December 2021, when the rate stood at 0.1 per cent" is December's
                 named = replace(named, lo=named.at, start=named.last[0], end=named.last[1], how="in",
@@ -142,6 +147,31 @@ def _anchored(found: list[Named], piece: str) -> list[Named]:
                             last=None)
         out.append(named)
     return out
+
+
+def _earlier(found: list[Named], piece: str) -> list[Named]:
+    """The periods read, and with them "a year earlier", "three months earlier" read back from
+    the period the sentence states its figure for, named before it: "The unemployment rate for
+    July to September 2014 was 6.0 per cent, down from 6.2 per cent in April to June and from
+    7.6 per cent a year earlier" gives July to September 2013's rate (April to June is only
+    measured against). English only, as the deadline."""
+    out = list(found)
+    for m in EARLIER.finditer(piece):
+        if any(n.lo < m.end() and m.start() < n.hi for n in found):
+            continue
+        anchor = next((a for a in reversed(found) if a.hi <= m.start() and a.how in BOUNDED
+                       and a.start is not None and a.end is not None
+                       and not SENTENCE_END.search(piece, a.hi, m.start())
+                       and BASELINE.search(piece, 0, a.lo) is None), None)
+        if anchor is None or anchor.start is None or anchor.end is None:
+            continue
+        unit, n = span_length(m.group(0))
+        start = shift(anchor.start, unit, -n)
+        end = add_days(shift(add_days(anchor.end, 1), unit, -n), -1)
+        if end >= anchor.start:
+            continue  # "a month earlier" than a year names no period of its own
+        out.append(Named(m.start(), m.end(), start, end, "in", (RELATIVE,), m.start()))
+    return sorted(out, key=lambda n: n.lo)
 
 
 def _words(expression: str) -> str:
