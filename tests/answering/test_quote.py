@@ -1300,3 +1300,27 @@ def test_a_figure_of_no_time_said_after_the_period_is_flagged():
     picks = extract(q, rank(q, [held], mode="hard_filter", embedder=HashEmbedder(),
                             period=august), mode="hard_filter", kind="number")
     assert not figure_elsewhen(picks, "number", *august)
+
+
+def test_a_figure_stated_next_to_another_period_is_that_period_s():
+    q = "What was core inflation in January 2025?"
+    january = dt.date(2025, 1, 1), dt.date(2025, 1, 31)
+
+    def picks(line: str, title: str = "Consumer price inflation, September 2025"
+              ) -> list[Candidate]:
+        said = [Source(1, "d1", "2025-10-22", title, "", line, score=0.9)]
+        return extract(q, rank(q, said, mode="hard_filter", embedder=HashEmbedder(),
+                               period=january), mode="hard_filter", kind=None)
+
+    assert figure_elsewhen(picks("In brief: CPI 3.8 per cent (September 2025), core 3.5 per "
+                                 "cent."), None, *january)
+    # a figure next to the period asked is its own; a baseline's or a window's figure does not
+    # date the sentence's level
+    assert not figure_elsewhen(picks("Core inflation was 3.2 per cent in January 2025, and 3.5 "
+                                     "per cent in September 2025."), None, *january)
+    october = dt.date(2022, 10, 1), dt.date(2022, 10, 31)
+    said = [Source(1, "d1", "2022-11-16", "Consumer price inflation, October 2022", "",
+                   "Core CPI rose by 6.5 per cent, unchanged from September.", score=0.9)]
+    line = extract(q, rank(q, said, mode="hard_filter", embedder=HashEmbedder(),
+                           period=october), mode="hard_filter", kind=None)
+    assert not figure_elsewhen(line, None, *october)

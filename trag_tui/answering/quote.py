@@ -39,6 +39,7 @@ from .ranking import (
     Candidate,
     Cuts,
     another_time,
+    figure_dated_elsewhen,
     of_period,
     of_the_period,
     off_subject,
@@ -367,8 +368,11 @@ def figure_elsewhen(picks: Sequence[Candidate], kind: str | None, start: dt.date
         # announced … £20.5 billion … by 2023-24") gives its figure
         if speaks_of(c, (start, end)):
             return False
-        if titled_elsewhen(c, (start, end)) or said_elsewhen(c, (start, end)):
-            continue  # "Bank Rate held at 4 per cent", November's, for August 2023
+        if titled_elsewhen(c, (start, end)) or said_elsewhen(c, (start, end)) \
+                or figure_dated_elsewhen(c, (start, end)):
+            # "Bank Rate held at 4 per cent", November's, for August 2023; "In brief: CPI 3.8
+            # per cent (September 2025)", September's
+            continue
         when = reported_when(c.sentence, c.source.date)
         # the time must frame the sentence: "…want to do it again next month!" dates a plan,
         # not the 7 people who came

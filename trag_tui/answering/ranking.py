@@ -519,16 +519,34 @@ def _dates_a_figure(sentence: str, source: Source, period: tuple[dt.date, dt.dat
     """Does the sentence state a figure right next to the words that name the asked period
     ("up from 29,437 in 2023", "In 2022, 45,700 people crossed"), so the figure is that
     period's and not another's the sentence also names?"""
-    if not source.date:
-        return False
     asked = (period[0].toordinal(), period[1].toordinal())
-    for p in _periods(sentence, source.date):
-        if overlap_share((p.start.toordinal(), p.end.toordinal()), asked) < 0.5:
+    return any(overlap_share(p, asked) >= 0.5 for p in _figure_periods(sentence, source.date))
+
+
+def figure_dated_elsewhen(c: Candidate, span: tuple[dt.date | None, dt.date | None]) -> bool:
+    """Does a sentence state a figure right next to the words naming a period of its own
+    outside the one asked about ("In brief: CPI 3.8 per cent (September 2025)")? That figure
+    is that period's. Not a trailing window's days, which hold many periods, nor a baseline's:
+    "rose by 6.5 per cent, unchanged from September" is the report's figure."""
+    lo, hi = _ordinals(span)
+    return any(not (a <= hi and b >= lo)
+               for a, b in _figure_periods(c.sentence, c.source.date, own=True))
+
+
+def _figure_periods(sentence: str, published: str | None, own: bool = False
+                    ) -> list[tuple[int, int]]:
+    """The periods a sentence names with a figure right next to them, as ordinal days; with
+    `own`, not its trailing windows nor its baselines."""
+    if not published:
+        return []
+    out = []
+    for p in _periods(sentence, published):
+        if own and (p.window or p.baseline):
             continue
         end = p.at + len(p.expression)
         if quantities(sentence[max(0, p.at - NEXT_TO):p.at]) or quantities(sentence[end:end + NEXT_TO]):
-            return True
-    return False
+            out.append((p.start.toordinal(), p.end.toordinal()))
+    return out
 
 
 def _latest_told(rows: Sequence[tuple[Source, str, int]]) -> dict[tuple[int, int], float]:
