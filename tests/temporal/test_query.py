@@ -176,6 +176,11 @@ PERIODS = [
     ("What did MPs say in the two weeks after 1 March 2020?", "2020-03-02", "2020-03-15"),
     ("the fortnight following 10 June 2024", "2024-06-11", "2024-06-24"),
     ("in the weeks leading up to March 2020", "2020-02-09", "2020-02-29"),
+    # ... next to a whole range
+    ("What was unemployment in the quarter before July to September 2025?", "2025-04-01",
+     "2025-06-30"),
+    ("the three months after April to June 2025", "2025-07-01", "2025-09-30"),
+    ("in the two weeks following 1 to 5 May 2023", "2023-05-06", "2023-05-19"),
     ("prior to 2010", None, "2009-12-31"),
     ("pre-2008 regulation", None, "2007-12-31"),
     ("by the end of 2023", None, "2023-12-31"),

@@ -321,10 +321,10 @@ class _Item:
             return min(first.start, last.start), max(first.end, last.end), False
         unit, n = self.length
         if self.how in ("since", "after", "span_after"):
-            start = first.start if self.how == "since" else add_days(first.end, 1)
+            start = first.start if self.how == "since" else add_days(last.end, 1)
             if start > as_of:  # "since 2030": nothing can be dated there; read it as as_of alone
                 return as_of, as_of, True
-            return start, shift(first.end, unit, n) if self.how == "span_after" else as_of, False
+            return start, shift(last.end, unit, n) if self.how == "span_after" else as_of, False
         if self.how in ("before", "span_before"):
             begin = shift(first.start, unit, -n) if self.how == "span_before" else None
             return begin, add_days(first.start, -1), False
@@ -405,6 +405,10 @@ def _group(text: str, atoms: list[_Atom]) -> list[_Item]:
         ranged = _RANGE_GAP.fullmatch(gap) if b else None
         if b and how == "between" and _AND_GAP.fullmatch(gap):
             items.append(_Item(lo, b.hi, "between", (a, b)))
+            i += 2
+        elif b and ranged and how in ("span_before", "span_after"):
+            # "the quarter before July to September 2025": the stretch next to the whole range
+            items.append(_Item(lo, b.hi, how, (a, b), length=span_length(text[lo: a.lo])))
             i += 2
         elif b and ranged and (ranged["j"].lower() not in _WEAK_RANGE_JOINERS or how in ("from", "since")):
             items.append(_Item(lo if how in ("from", "since", "between") else a.lo, b.hi, "range", (a, b)))
