@@ -175,6 +175,8 @@ def spans(text: str, said: str) -> list[tuple[dt.date, dt.date]]:
      [("2024-05-01", "2024-05-31")]),
     ("Prices rose 3 per cent in 2024, and a month earlier the index fell.", "2025-01-19",
      [("2024-01-01", "2024-12-31")]),
+    ("We will end the sale of new petrol cars by 2030, 10 years earlier than planned.",
+     "2020-11-18", [("2030-01-01", "2030-12-31")]),
     # no period: a count, "today", an open-ended stretch
     ("Some 1,500 people came today.", "2024-06-19", []),
     ("Prices have risen since 2010.", "2024-06-19", []),

@@ -37,9 +37,10 @@ BOUNDED = frozenset({"in", "range", "between", "week_of", "span_ending", "week_f
 # a period told back from another named before it in the sentence ("the previous quarter")
 PREVIOUS = lazy(rf"(?:the\s+)?(?:previous|preceding)\s+(?:\w+\s+)?(?:{SPAN_UNITS})\b")
 # the same period told back a stretch before another named earlier in the sentence ("from 7.6
-# per cent a year earlier"); "ago" counts from the day said and the rules read it
+# per cent a year earlier"); "ago" counts from the day said and the rules read it, and "ten
+# years earlier than planned" moves a plan, not a period
 EARLIER = lazy(rf"\b(?:an?|one|two|three|four|five|six|twelve|\d{{1,2}})\s+(?:{SPAN_UNITS})\s+"
-               r"earlier\b")
+               r"earlier\b(?!\s+than\b)")
 SENTENCE_END = lazy(r"[.!?;](?:\s|$)")
 _YEAR_WRITTEN = lazy(rf"{_YEAR_DIGITS}|(?<![\w'’])['’]\d\d(?!\d)")
 MAX_DAYS = 10 * 366  # a longer stretch ("the 1990s and 2000s") speaks of no period in particular
