@@ -1324,3 +1324,15 @@ def test_a_figure_stated_next_to_another_period_is_that_period_s():
     line = extract(q, rank(q, said, mode="hard_filter", embedder=HashEmbedder(),
                            period=october), mode="hard_filter", kind=None)
     assert not figure_elsewhen(line, None, *october)
+
+
+def test_a_later_figure_next_to_another_period_does_not_date_the_sentence():
+    # this year's count comes first; 2021's is what it is measured against
+    q = "How many wildfires were there in Spain in 2022?"
+    year = dt.date(2022, 1, 1), dt.date(2022, 12, 31)
+    said = [Source(1, "d1", "2022-08-20", "Fires", "",
+                   "There have been 420 fires in Spain since the start of the year, far "
+                   "outstripping the 247 in the whole of 2021.", score=0.9)]
+    picks = extract(q, rank(q, said, mode="hard_filter", embedder=HashEmbedder(), period=year),
+                    mode="hard_filter", kind="number")
+    assert not figure_elsewhen(picks, "number", *year)

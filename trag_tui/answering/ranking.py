@@ -524,27 +524,31 @@ def _dates_a_figure(sentence: str, source: Source, period: tuple[dt.date, dt.dat
 
 
 def figure_dated_elsewhen(c: Candidate, span: tuple[dt.date | None, dt.date | None]) -> bool:
-    """Does a sentence state a figure right next to the words naming a period of its own
-    outside the one asked about ("In brief: CPI 3.8 per cent (September 2025)")? That figure
-    is that period's. Not a trailing window's days, which hold many periods, nor a baseline's:
-    "rose by 6.5 per cent, unchanged from September" is the report's figure."""
+    """Does a sentence open on a figure stated right next to the words naming a period of its
+    own outside the one asked about ("In brief: CPI 3.8 per cent (September 2025)")? That
+    figure is that period's. Not a later figure ("420 fires … since the start of the year, …
+    outstripping the 247 in the whole of 2021" gives this year's count first), nor a trailing
+    window's days, which hold many periods, nor a baseline's: "rose by 6.5 per cent, unchanged
+    from September" is the report's figure."""
     lo, hi = _ordinals(span)
     return any(not (a <= hi and b >= lo)
-               for a, b in _figure_periods(c.sentence, c.source.date, own=True))
+               for a, b in _figure_periods(c.sentence, c.source.date, lead=True))
 
 
-def _figure_periods(sentence: str, published: str | None, own: bool = False
+def _figure_periods(sentence: str, published: str | None, lead: bool = False
                     ) -> list[tuple[int, int]]:
     """The periods a sentence names with a figure right next to them, as ordinal days; with
-    `own`, not its trailing windows nor its baselines."""
+    `lead`, only its own (no trailing window, no baseline) next to its first figure."""
     if not published:
         return []
     out = []
     for p in _periods(sentence, published):
-        if own and (p.window or p.baseline):
+        if lead and (p.window or p.baseline):
             continue
         end = p.at + len(p.expression)
-        if quantities(sentence[max(0, p.at - NEXT_TO):p.at]) or quantities(sentence[end:end + NEXT_TO]):
+        before = max(0, p.at - NEXT_TO)
+        if quantities(sentence[before:p.at]) and not (lead and quantities(sentence[:before])) \
+                or quantities(sentence[end:end + NEXT_TO]) and not (lead and quantities(sentence[:p.at])):
             out.append((p.start.toordinal(), p.end.toordinal()))
     return out
 
