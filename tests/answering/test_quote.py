@@ -1336,3 +1336,20 @@ def test_a_later_figure_next_to_another_period_does_not_date_the_sentence():
     picks = extract(q, rank(q, said, mode="hard_filter", embedder=HashEmbedder(), period=year),
                     mode="hard_filter", kind="number")
     assert not figure_elsewhen(picks, "number", *year)
+
+
+def test_a_line_of_no_time_said_shortly_before_the_period_is_not_flagged():
+    # a career count said nine days before the week asked about still held in it
+    q = "Roger Federer retired this week. How many Grand Slam singles titles did he win?"
+    week = dt.date(2022, 9, 24), dt.date(2022, 9, 30)
+    said = [Source(1, "d1", "2022-09-15", "Federer retires", "",
+                   "Roger Federer, who became the first man to win 20 Grand Slam titles in "
+                   "tennis, is retiring from competition.", score=0.9)]
+    picks = extract(q, rank(q, said, mode="hard_filter", embedder=HashEmbedder(), period=week),
+                    mode="hard_filter", kind="number")
+    assert not figure_elsewhen(picks, "number", *week)
+    # said months before, it is flagged
+    early = [replace(said[0], date="2022-05-15")]
+    picks = extract(q, rank(q, early, mode="hard_filter", embedder=HashEmbedder(), period=week),
+                    mode="hard_filter", kind="number")
+    assert figure_elsewhen(picks, "number", *week)

@@ -474,17 +474,19 @@ def titled_elsewhen(c: Candidate, span: tuple[dt.date | None, dt.date | None]) -
 
 def said_elsewhen(c: Candidate, span: tuple[dt.date | None, dt.date | None]) -> bool:
     """Does a sentence naming no time of its own (nor a title of the period) speak of when it
-    was said, and was that outside the period: before it began, or later after its end than
-    the period lasts (a month at least)? "Bank Rate held at 4 per cent", said in November 2025,
-    is November's rate, not August 2023's; but "There were 2.57 million unemployed people", in
-    October's release, may be June to August's: a figure's release follows its period."""
+    was said, and was that further from the period than the period lasts (a month at least)?
+    "Bank Rate held at 4 per cent", said in November 2025, is November's rate, not August
+    2023's; but "There were 2.57 million unemployed people", in October's release, may be June
+    to August's (a figure's release follows its period), and Federer's "20 Grand Slam titles",
+    said nine days before the week asked about, still held in it."""
     if _own_time(c.sentence, c.source.date) or published_in(c, span):
         return False
     day = iso_day(c.source.date)
     lo, hi = _ordinals(span)
     if day is None or any(a <= hi and b >= lo for a, b in _spoken(c.source.title, c.source.date)):
         return False
-    return day.toordinal() < lo or day.toordinal() > hi + max(MONTH_DAYS, hi - lo + 1)
+    length = max(MONTH_DAYS, hi - lo + 1)
+    return day.toordinal() < lo - length or day.toordinal() > hi + length
 
 
 def speaks_of(c: Candidate, span: tuple[dt.date | None, dt.date | None]) -> bool:
