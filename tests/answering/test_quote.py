@@ -1286,19 +1286,24 @@ def test_an_open_question_about_a_period_answered_only_by_another_times_lines_is
         "No source found")
 
 
+def quoted_for(q: str, sources: list[Source], period: tuple[dt.date, dt.date],
+               kind: str | None) -> list[Candidate]:
+    """The sentences quoted for a question about `period` from `sources`."""
+    return extract(q, rank(q, sources, mode="hard_filter", embedder=HashEmbedder(),
+                           period=period), mode="hard_filter", kind=kind)
+
+
 def test_a_figure_of_no_time_said_after_the_period_is_flagged():
     # November 2025's "Bank Rate held at 4 per cent" is November's rate, not August 2023's
     q = "What was Bank Rate in August 2023?"
     august = dt.date(2023, 8, 1), dt.date(2023, 8, 31)
     held = Source(1, "nov", "2025-11-06", "Bank Rate decision", "",
                   "Bank Rate held at 4 per cent.", score=0.9)
-    picks = extract(q, rank(q, [held], mode="hard_filter", embedder=HashEmbedder(),
-                            period=august), mode="hard_filter", kind="number")
+    picks = quoted_for(q, [held], august, "number")
     assert figure_elsewhen(picks, "number", *august)
     # said in the period, it is the period's
     held = replace(held, date="2023-08-03")
-    picks = extract(q, rank(q, [held], mode="hard_filter", embedder=HashEmbedder(),
-                            period=august), mode="hard_filter", kind="number")
+    picks = quoted_for(q, [held], august, "number")
     assert not figure_elsewhen(picks, "number", *august)
 
 
@@ -1309,8 +1314,7 @@ def test_a_figure_stated_next_to_another_period_is_that_period_s():
     def picks(line: str, title: str = "Consumer price inflation, September 2025"
               ) -> list[Candidate]:
         said = [Source(1, "d1", "2025-10-22", title, "", line, score=0.9)]
-        return extract(q, rank(q, said, mode="hard_filter", embedder=HashEmbedder(),
-                               period=january), mode="hard_filter", kind=None)
+        return quoted_for(q, said, january, None)
 
     assert figure_elsewhen(picks("In brief: CPI 3.8 per cent (September 2025), core 3.5 per "
                                  "cent."), None, *january)
@@ -1321,35 +1325,28 @@ def test_a_figure_stated_next_to_another_period_is_that_period_s():
     october = dt.date(2022, 10, 1), dt.date(2022, 10, 31)
     said = [Source(1, "d1", "2022-11-16", "Consumer price inflation, October 2022", "",
                    "Core CPI rose by 6.5 per cent, unchanged from September.", score=0.9)]
-    line = extract(q, rank(q, said, mode="hard_filter", embedder=HashEmbedder(),
-                           period=october), mode="hard_filter", kind=None)
+    line = quoted_for(q, said, october, None)
     assert not figure_elsewhen(line, None, *october)
 
 
-def test_a_later_figure_next_to_another_period_does_not_date_the_sentence():
+_FIRES = "There have been 420 fires in Spain since the start of the year, far outstripping " \
+    "the 247 in the whole of 2021."
+_FEDERER = "Roger Federer, who became the first man to win 20 Grand Slam titles in tennis, is " \
+    "retiring from competition."
+
+
+@pytest.mark.parametrize("q, period, said, line, flagged", [
     # this year's count comes first; 2021's is what it is measured against
-    q = "How many wildfires were there in Spain in 2022?"
-    year = dt.date(2022, 1, 1), dt.date(2022, 12, 31)
-    said = [Source(1, "d1", "2022-08-20", "Fires", "",
-                   "There have been 420 fires in Spain since the start of the year, far "
-                   "outstripping the 247 in the whole of 2021.", score=0.9)]
-    picks = extract(q, rank(q, said, mode="hard_filter", embedder=HashEmbedder(), period=year),
-                    mode="hard_filter", kind="number")
-    assert not figure_elsewhen(picks, "number", *year)
-
-
-def test_a_line_of_no_time_said_shortly_before_the_period_is_not_flagged():
-    # a career count said nine days before the week asked about still held in it
-    q = "Roger Federer retired this week. How many Grand Slam singles titles did he win?"
-    week = dt.date(2022, 9, 24), dt.date(2022, 9, 30)
-    said = [Source(1, "d1", "2022-09-15", "Federer retires", "",
-                   "Roger Federer, who became the first man to win 20 Grand Slam titles in "
-                   "tennis, is retiring from competition.", score=0.9)]
-    picks = extract(q, rank(q, said, mode="hard_filter", embedder=HashEmbedder(), period=week),
-                    mode="hard_filter", kind="number")
-    assert not figure_elsewhen(picks, "number", *week)
-    # said months before, it is flagged
-    early = [replace(said[0], date="2022-05-15")]
-    picks = extract(q, rank(q, early, mode="hard_filter", embedder=HashEmbedder(), period=week),
-                    mode="hard_filter", kind="number")
-    assert figure_elsewhen(picks, "number", *week)
+    ("How many wildfires were there in Spain in 2022?", ("2022-01-01", "2022-12-31"),
+     "2022-08-20", _FIRES, False),
+    # a career count said nine days before the week asked about still held in it; said months
+    # before, it is another time's
+    ("Roger Federer retired this week. How many Grand Slam singles titles did he win?",
+     ("2022-09-24", "2022-09-30"), "2022-09-15", _FEDERER, False),
+    ("Roger Federer retired this week. How many Grand Slam singles titles did he win?",
+     ("2022-09-24", "2022-09-30"), "2022-05-15", _FEDERER, True),
+])
+def test_which_figures_date_a_line_to_another_time(q, period, said, line, flagged):
+    span = (dt.date.fromisoformat(period[0]), dt.date.fromisoformat(period[1]))
+    sources = [Source(1, "d1", said, "News", "", line, score=0.9)]
+    assert figure_elsewhen(quoted_for(q, sources, span, "number"), "number", *span) is flagged
