@@ -549,8 +549,13 @@ def _figure_periods(sentence: str, published: str | None, lead: bool = False
             continue
         end = p.at + len(p.expression)
         before = max(0, p.at - NEXT_TO)
-        if quantities(sentence[before:p.at]) and not (lead and quantities(sentence[:before])) \
-                or quantities(sentence[end:end + NEXT_TO]) and not (lead and quantities(sentence[:p.at])):
+        # a figure in the words before the period (and, with `lead`, none before those), or
+        # in the words after it (and, with `lead`, none before the period)
+        ahead = bool(quantities(sentence[before:p.at])) \
+            and not (lead and quantities(sentence[:before]))
+        behind = bool(quantities(sentence[end:end + NEXT_TO])) \
+            and not (lead and quantities(sentence[:p.at]))
+        if ahead or behind:
             out.append((p.start.toordinal(), p.end.toordinal()))
     return out
 
