@@ -44,10 +44,9 @@ from .ranking import (
     of_the_period,
     off_subject,
     ranker_cuts,
-    said_elsewhen,
     speaks_of,
-    titled_elsewhen,
     told_back,
+    untimed_elsewhen,
 )
 from .sources import Source
 
@@ -368,8 +367,7 @@ def figure_elsewhen(picks: Sequence[Candidate], kind: str | None, start: dt.date
         # announced … £20.5 billion … by 2023-24") gives its figure
         if speaks_of(c, (start, end)):
             return False
-        if titled_elsewhen(c, (start, end)) or said_elsewhen(c, (start, end)) \
-                or figure_dated_elsewhen(c, (start, end)):
+        if untimed_elsewhen(c, (start, end)) or figure_dated_elsewhen(c, (start, end)):
             # "Bank Rate held at 4 per cent", November's, for August 2023; "In brief: CPI 3.8
             # per cent (September 2025)", September's
             continue

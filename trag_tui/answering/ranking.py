@@ -456,35 +456,27 @@ def of_the_period(c: Candidate) -> bool:
     return bool(c.features) and c.features[_PERIOD_FIT] > 0
 
 
-def titled_elsewhen(c: Candidate, span: tuple[dt.date | None, dt.date | None]) -> bool:
-    """Is a sentence naming no time of its own, published outside the period, under a title
-    that names the time it speaks of, another period ("CPI inflation falls to 3.6 per cent" in
-    "Consumer price inflation, October 2025", for August 2023)? Then its figure is the title's
-    period's. A title naming the month it was published in ("Labour market statistics, October
-    2011") names the release, not what it speaks of: "There were 2.57 million unemployed people"
-    there is June to August's figure."""
+def untimed_elsewhen(c: Candidate, span: tuple[dt.date | None, dt.date | None]) -> bool:
+    """Is a sentence naming no time of its own, published outside the period, of another time?
+    - Under a title that names the time it speaks of, another period ("CPI inflation falls to
+      3.6 per cent" in "Consumer price inflation, October 2025", for August 2023), its figure
+      is the title's period's. A title naming the month it was published in ("Labour market
+      statistics, October 2011") names the release, not what it speaks of.
+    - Under no title of a period, or one naming its release, it speaks of when it was said,
+      when that is further from the period than the period lasts (a month at least): "Bank Rate
+      held at 4 per cent", said in November 2025, is November's rate, not August 2023's; but
+      "There were 2.57 million unemployed people", in October 2011's release, may be June to
+      August's (a figure's release follows its period), and Federer's "20 Grand Slam titles",
+      said nine days before the week asked about, still held in it."""
     if _own_time(c.sentence, c.source.date) or published_in(c, span):
         return False
     day = iso_day(c.source.date)
     lo, hi = _ordinals(span)
     titled = _spoken(c.source.title, c.source.date)
-    return day is not None and bool(titled) and not any(
-        a <= hi and b >= lo or a <= day.toordinal() <= b for a, b in titled)
-
-
-def said_elsewhen(c: Candidate, span: tuple[dt.date | None, dt.date | None]) -> bool:
-    """Does a sentence naming no time of its own (nor a title of the period) speak of when it
-    was said, and was that further from the period than the period lasts (a month at least)?
-    "Bank Rate held at 4 per cent", said in November 2025, is November's rate, not August
-    2023's; but "There were 2.57 million unemployed people", in October's release, may be June
-    to August's (a figure's release follows its period), and Federer's "20 Grand Slam titles",
-    said nine days before the week asked about, still held in it."""
-    if _own_time(c.sentence, c.source.date) or published_in(c, span):
+    if day is None or any(a <= hi and b >= lo for a, b in titled):
         return False
-    day = iso_day(c.source.date)
-    lo, hi = _ordinals(span)
-    if day is None or any(a <= hi and b >= lo for a, b in _spoken(c.source.title, c.source.date)):
-        return False
+    if titled and not any(a <= day.toordinal() <= b for a, b in titled):
+        return True
     length = max(MONTH_DAYS, hi - lo + 1)
     return day.toordinal() < lo - length or day.toordinal() > hi + length
 

@@ -138,16 +138,24 @@ def _anchored(found: list[Named], piece: str) -> list[Named]:
     out: list[Named] = []
     for named in found:
         told = PREVIOUS.match(piece, named.lo)
-        first = next((a.start for a in reversed(out) if a.start is not None and a.how in BOUNDED
-                      and not SENTENCE_END.search(piece, a.hi, named.lo)), None) if told else None
-        if told and first is not None:
+        anchor = _anchor(out, piece, named.lo) if told else None
+        if told and anchor is not None and anchor.start is not None:
             # the stretch of that length right before the anchor: "the previous quarter" after
             # "June to August 2011" is March to May, after "the third quarter" the second
             unit, n = span_length(told.group(0))
-            named = replace(named, start=shift(first, unit, -n), end=add_days(first, -1),
-                            last=None)
+            named = replace(named, start=shift(anchor.start, unit, -n),
+                            end=add_days(anchor.start, -1), last=None)
         out.append(named)
     return out
+
+
+def _anchor(before: list[Named], piece: str, at: int, own: bool = False) -> Named | None:
+    """The last period of one stretch named before `at` in the same sentence, what "the
+    previous quarter" or "a year earlier" is told back from; with `own`, not one named only as
+    what a figure is measured against ("down from 6.2 per cent in April to June")."""
+    return next((a for a in reversed(before) if a.start is not None and a.end is not None
+                 and a.how in BOUNDED and not SENTENCE_END.search(piece, a.hi, at)
+                 and not (own and BASELINE.search(piece, 0, a.lo))), None)
 
 
 def _earlier(found: list[Named], piece: str) -> list[Named]:
@@ -160,10 +168,7 @@ def _earlier(found: list[Named], piece: str) -> list[Named]:
     for m in EARLIER.finditer(piece):
         if any(n.lo < m.end() and m.start() < n.hi for n in found):
             continue
-        anchor = next((a for a in reversed(found) if a.hi <= m.start() and a.how in BOUNDED
-                       and a.start is not None and a.end is not None
-                       and not SENTENCE_END.search(piece, a.hi, m.start())
-                       and BASELINE.search(piece, 0, a.lo) is None), None)
+        anchor = _anchor([a for a in found if a.hi <= m.start()], piece, m.start(), own=True)
         if anchor is None or anchor.start is None or anchor.end is None:
             continue
         unit, n = span_length(m.group(0))
