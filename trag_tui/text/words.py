@@ -20,10 +20,19 @@ will with would you your
 _WORDS = re.compile(r"[^\W_]+", re.UNICODE)
 
 
+_ENDINGS = ("ing", "ed", "es", "s", "e")  # English inflections, longest first
+
+
 def stem(word: str) -> str:
-    """A crude stem: lower case, at most six letters, a plural s dropped."""
+    """A crude stem: lower case, one English ending dropped where three letters stay ("peaked",
+    "peaking" and "peak"; "rates", "rated" and "rate"; not "class" to "clas"), then at most six
+    letters ("unemployment" and "unemployed")."""
     word = word.lower()
-    return word[:6] if len(word) > 6 else word.rstrip("s") or word
+    for ending in _ENDINGS:
+        if word.endswith(ending) and len(word) - len(ending) >= 3 and not word.endswith("ss"):
+            word = word[:-len(ending)]
+            break
+    return word[:6]
 
 
 def tokens(text: str) -> list[str]:
