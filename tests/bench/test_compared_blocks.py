@@ -8,7 +8,7 @@ def test_each_labelled_line_counts_its_periods_and_whether_it_cites_a_gold_repor
               "“Wages were up [sic].”")
     docs = {3: "beigebook:1993-06:ny", 6: "beigebook:2018-03:ny"}
     assert score(answer, docs, {"beigebook:1993-05:ny", "beigebook:2018-03:ny"}) == (3, 2, 0)
-    assert score(answer, docs, set(), {"wage"}) == (3, 0, 3)
+    assert score(answer, docs, set(), topic_of("wages")) == (3, 0, 3)
     assert score("", docs, {"beigebook:2018-03:ny"}) == (0, 0, 0)
 
 
