@@ -7,6 +7,7 @@ answers consistent with each other.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 STOPWORDS = frozenset("""
 a about above after again against all also am an and any are as at be because been before
@@ -23,6 +24,7 @@ _WORDS = re.compile(r"[^\W_]+", re.UNICODE)
 _ENDINGS = ("ing", "ed", "es", "s", "e")  # English inflections, longest first
 
 
+@lru_cache(maxsize=1 << 16)
 def stem(word: str) -> str:
     """A crude stem: lower case, one English ending dropped where three letters stay ("peaked",
     "peaking" and "peak"; "rates", "rated" and "rate"; not "class" to "clas"), then at most six
