@@ -473,7 +473,7 @@ def untimed_elsewhen(c: Candidate, span: tuple[dt.date | None, dt.date | None]) 
     day = iso_day(c.source.date)
     lo, hi = _ordinals(span)
     titled = _spoken(c.source.title, c.source.date)
-    if day is None or any(a <= hi and b >= lo for a, b in titled):
+    if day is None or any(overlap_share(p, (lo, hi)) for p in titled):
         return False
     if titled and not any(a <= day.toordinal() <= b for a, b in titled):
         return True
@@ -486,7 +486,7 @@ def speaks_of(c: Candidate, span: tuple[dt.date | None, dt.date | None]) -> bool
     £20.5 billion a year in real terms by 2023-24")? A trailing window speaks through its end
     period: "2.0 per cent in the 12 months to May 2024" is May's figure, not January's."""
     lo, hi = _ordinals(span)
-    return any(a <= hi and b >= lo for a, b in _spoken(c.sentence, c.source.date, windows=False))
+    return any(overlap_share(p, (lo, hi)) for p in _spoken(c.sentence, c.source.date, windows=False))
 
 
 def told_back(sentence: str, published: str | None,
@@ -525,8 +525,8 @@ def figure_dated_elsewhen(c: Candidate, span: tuple[dt.date | None, dt.date | No
     window's days, which hold many periods, nor a baseline's: "rose by 6.5 per cent, unchanged
     from September" is the report's figure."""
     lo, hi = _ordinals(span)
-    return any(not (a <= hi and b >= lo)
-               for a, b in _figure_periods(c.sentence, c.source.date, lead=True))
+    return any(not overlap_share(p, (lo, hi))
+               for p in _figure_periods(c.sentence, c.source.date, lead=True))
 
 
 def _figure_periods(sentence: str, published: str | None, lead: bool = False
