@@ -261,7 +261,11 @@ class CitationFilter:
 
     def feed(self, text: str) -> str:
         """Take the next piece of model output; return the part that is safe to show."""
-        buf = _CITE.sub(self._replace, self._pending + text)
+        buf = self._pending + text
+        # a citation removed can leave brackets around it that form another ("[[0]0]" is
+        # "[0]" once "[0]" goes), the same whole or streamed: remove until none is left
+        while (checked := _CITE.sub(self._replace, buf)) != buf:
+            buf = checked
         hold = _HOLD.search(buf)
         cut = hold.start() if hold else len(buf)
         out, self._pending = buf[:cut], buf[cut:]

@@ -112,6 +112,14 @@ def test_citation_split_across_tokens():
     assert out == "See [1] and." and f.cited == [1] and f.invalid == [3]
 
 
+def test_a_citation_formed_by_removing_another_is_checked_too():
+    # "[[0]0]" is "[0]" once the invalid "[0]" goes: removed whole and streamed alike
+    assert check_citations("a [[0]0] b", {1}) == ("a b", [], [0])
+    f = CitationFilter({1})
+    assert "".join(f.feed(p) for p in ["a [[0]", "0] b"]) + f.flush() == "a b"
+    assert check_citations("a [[0]1]", {1}) == ("a [1]", [1], [0])
+
+
 def test_brackets_that_are_not_citations_pass_through():
     text, cited, invalid = check_citations("A list [a, b] and a year [2010] stays [ok].", {1})
     assert text == "A list [a, b] and a year [2010] stays [ok]."
