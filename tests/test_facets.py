@@ -132,6 +132,32 @@ def test_each_period_of_a_comparison_is_scoped_alike(beige):
     assert {h.doc_id for h in res.hits} == {"bb:2019-03:da", "bb:2020-11:da"}
 
 
+def test_inside_the_scope_the_words_naming_it_are_not_searched_for(beige, monkeypatch):
+    """Every passage inside the Boston Fed's scope is the Boston Fed's: "Boston" selects
+    nothing there, and the lexical search inside it reads the rest of the question; outside the
+    scope (a prior, not a filter) the whole question is read, and a question naming only who
+    keeps its words."""
+    from trag_tui.retrieval import modes
+    from trag_tui.retrieval.backends import backend_of
+
+    backend = backend_of(beige)
+    read: list[tuple[str, bool]] = []
+    lexical = type(backend).lexical
+
+    def spy(self, text, limit, days, scope=None, session=False, within=None):
+        read.append((text, scope is not None))
+        return lexical(self, text, limit, days, scope, session, within)
+
+    monkeypatch.setattr(type(backend), "lexical", spy)
+    res = search(beige, "How are retail sales in the Boston district doing now?", as_of=AS_OF)
+    assert res.scope is not None and not res.scope.filter
+    inside = [t for t, scoped in read if scoped]
+    outside = [t for t, scoped in read if not scoped]
+    assert inside and all("Boston" not in t and "retail sales" in t for t in inside)
+    assert outside and all("Boston" in t for t in outside)
+    assert modes.unnamed("What did Boston say?", ("Boston",)) == "What did Boston say?"
+
+
 def test_current_and_evolution_are_scoped(beige):
     res = search(beige, "What is the national summary currently saying about retail sales?", as_of=AS_OF)
     assert res.hits[0].doc_id == "bb:2020-11:su"

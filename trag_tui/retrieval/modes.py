@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -21,6 +22,7 @@ from ..storage.index import Index
 from ..storage.store import from_day, to_day
 from ..temporal.calendar import iso_day
 from ..text.labels import period_key, period_label
+from ..text.words import content_words
 from . import expansion, scoring
 from .backends import backend_of
 from .candidates import ChunkInfo, DayRange, SpokenPeriods
@@ -217,7 +219,8 @@ class Retriever:
         # A question without words ("???") embeds to a vector no distance can use: words only.
         dense = backend.dense(vector, limit, days, scope, session, within=within) \
             if usable(vector)[0] else []
-        return [backend.lexical(text, limit, days, scope, session, within=within), dense]
+        words = unnamed(text, scope.mentions) if scope is not None else text
+        return [backend.lexical(words, limit, days, scope, session, within=within), dense]
 
     def spoken(self) -> SpokenPeriods:
         """The periods the index's chunks speak of (read from the index file, whatever the
@@ -259,6 +262,19 @@ class Retriever:
         parts = {"bm25": bm25, "dense": dense_scores, "fused": dict(fused)}
         agree = scoring.agreement([u for u, _ in lists[0]], [u for u, _ in lists[1]])
         return fused, parts, agree
+
+
+def unnamed(text: str, mentions: Sequence[str]) -> str:
+    """The question's words without those naming its scope, for the lexical search inside the
+    scope. Every passage there is the named source's, so its name selects nothing among them;
+    and, rare in the index as a whole, it would take the lexical budget (rarest words first)
+    from the subject's own words: "wages in the San Francisco district", searched inside the
+    San Francisco Fed's reports, matched every one of them by "San Francisco" alone and never
+    by "wages". A question naming only who (nothing else left) keeps its words."""
+    out = text
+    for mention in mentions:
+        out = re.sub(rf"(?<!\w){re.escape(mention)}(?!\w)", " ", out, flags=re.I)
+    return out if content_words(out) else text
 
 
 def _collapse(ranked: scoring.Ranked, info: dict[int, ChunkInfo]) -> tuple[scoring.Ranked, dict[int, list[str]]]:
