@@ -1122,6 +1122,31 @@ def test_the_subject_a_comparison_names_may_be_who_speaks():
     assert [c.source.number for c in picks] == [1, 2]
 
 
+def test_the_subject_a_comparison_names_may_be_in_the_title_of_the_report():
+    """"Wages according to the Tenth District: April 2009 compared with September 2015": the
+    September report's line writes "Tenth District", April's does not, but April's report is
+    titled the Tenth District's: its wage line is the district's, and April is answered."""
+    title = "Beige Book, {}: Federal Reserve Bank of Kansas City (Tenth District)"
+    sources = [
+        Source(1, "a", "2009-04-15", title.format("April 2009"), "Federal Reserve Bank of Kansas City",
+               "Only a small number of firms reported labor shortages, resulting in minimal wage "
+               "pressures.", group="April 2009"),
+        Source(2, "b", "2015-09-02", title.format("September 2015"),
+               "Federal Reserve Bank of Kansas City",
+               "Prices across industries in the Tenth District were mixed while wage growth "
+               "slowed in many sectors.", group="September 2015"),
+    ]
+    q = "Wages according to the Tenth District: April 2009 compared with September 2015"
+    ranked = rank(q, sources, mode="comparison")
+    picks = extract(q, ranked, mode="comparison", groups=["April 2009", "September 2015"])
+    assert [c.source.number for c in picks] == [1, 2]
+    # a report whose title does not name the district either is left out, as before
+    sources[0] = replace(sources[0], title="Beige Book, April 2009")
+    ranked = rank(q, sources, mode="comparison")
+    picks = extract(q, ranked, mode="comparison", groups=["April 2009", "September 2015"])
+    assert [c.source.number for c in picks] == [2]
+
+
 def test_a_period_with_no_line_of_its_own_is_answered_by_a_line_that_speaks_of_it():
     """Retrieval answers a passage for one compared period only: February's release is
     February's, though it also states January's figure. January's block, holding only a

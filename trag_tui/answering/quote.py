@@ -129,9 +129,11 @@ def _giving(lines: list[Candidate], question: str, kind: str | None) -> list[Can
 
 
 def _words_with_speaker(c: Candidate) -> set[str]:
-    """A line's words and its speaker's: who speaks is said by every line of theirs ("Loan
-    demand in Chicago" is what the Federal Reserve Bank of Chicago reports of "the District")."""
-    return content_words(f"{c.sentence} {c.source.speaker or ''}")
+    """A line's words, its speaker's and its source's title's: who speaks is said by every line
+    of theirs ("Loan demand in Chicago" is what the Federal Reserve Bank of Chicago reports of
+    "the District"), and a title says what every line under it is about ("…minimal wage
+    pressures" in "Beige Book, April 2009: … (Tenth District)" is the Tenth District's)."""
+    return content_words(f"{c.sentence} {c.source.speaker or ''} {c.source.title or ''}")
 
 
 def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = None,
@@ -156,9 +158,10 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
     cuts = cuts or ranker_cuts()
     if mode in ("comparison", "evolution") and groups:
         picks = []
-        # the names the question gives ("Israel", "Gaza", "NHS"): a name has no synonym
+        # the names the question gives ("Israel", "Gaza", "NHS"): a name has no synonym; a
+        # month's or a day's name says when, not what about
         subject = content_words(" ".join(re.findall(r"(?<!^)(?<![.?!] )\b[A-Z][\w'’-]+",
-                                                    question))) - en.NOT_SUBJECT
+                                                    question))) - en.NOT_SUBJECT - _WHEN
         # a comparison period's line is of that period: its source was published in it, or
         # (found because it speaks of it) the line itself speaks of it, not of another time
         spans = spans or {}
@@ -383,6 +386,7 @@ def figure_elsewhen(picks: Sequence[Candidate], kind: str | None, start: dt.date
 # -- names the sources never mention --------------------------------------------------------
 
 _CALENDAR = frozenset(MONTHS) | frozenset(WEEKDAYS)
+_WHEN = content_words(" ".join(_CALENDAR))
 
 
 def _spelled_out(acronym: str, text: str) -> bool:
