@@ -11,6 +11,10 @@ files (the district's report of each period is the gold), this asks the question
   templates' topics: wages, loan demand, energy, …).
 
     python bench/compared_blocks.py --index beige.db [--questions FILE ...] [--records out.jsonl]
+        [--category current --category point_in_time]
+
+`--category` asks the questions of other categories instead, each answer counted as one
+period's (the answer quoted at all, citing a gold report, holding a word of the topic).
 
 Prints JSON.
 """
@@ -39,13 +43,13 @@ QUESTION_FILES = (REPO / "bench" / "beige_book_questions.jsonl",
 _CITED = re.compile(r"\[(\d+)\]")
 
 
-def comparisons(files) -> list[dict]:
-    """The comparison questions of the files, each once."""
+def comparisons(files, categories: Collection[str] = ("comparison",)) -> list[dict]:
+    """The questions of the files in the categories (comparisons by default), each once."""
     out: dict[str, dict] = {}
     for path in files:
         for line in Path(path).read_text(encoding="utf-8").splitlines():
             q = json.loads(line)
-            if q.get("category") == "comparison":
+            if q.get("category") in categories:
                 out.setdefault(q["question"] + "|" + q["question_date"], q)
     return list(out.values())
 
@@ -56,9 +60,15 @@ def topic_of(question: str) -> set[str]:
 
 
 def score(answer: str, cited_docs: dict[int, str], gold: set[str],
-          topic: Collection[str] = ()) -> tuple[int, int, int]:
+          topic: Collection[str] = (), whole: bool = False) -> tuple[int, int, int]:
     """(periods quoted, of them quoted from a gold document, of them on the topic) in one
-    answer's lines."""
+    answer's lines; `whole`: the answer is one period's, whatever its lines."""
+    if whole:
+        text = " ".join(answer.split())
+        if not text:
+            return 0, 0, 0
+        return (1, int(any(cited_docs.get(int(n)) in gold for n in _CITED.findall(text))),
+                int(bool(set(topic) & content_words(text))))
     quoted = from_gold = on_topic = 0
     for line in filter(str.strip, answer.splitlines()):
         head, _, said = line.partition(": ") if ": " in line else ("", "", line)
@@ -74,18 +84,22 @@ def main() -> None:
     ap.add_argument("--index", type=Path, required=True)
     ap.add_argument("--questions", type=Path, action="append")
     ap.add_argument("--records", type=Path)
+    ap.add_argument("--category", action="append",
+                    help="the questions of this category instead (repeatable; an answer of one "
+                         "period is one line): current, point_in_time, …")
     args = ap.parse_args()
     settings = Settings.load(db=args.index)
     index = open_index(args.index, settings)
-    qs = comparisons(args.questions or QUESTION_FILES)
+    qs = comparisons(args.questions or QUESTION_FILES, args.category or ("comparison",))
     periods = quoted = from_gold = on_topic = 0
     records = args.records.open("w", encoding="utf-8") if args.records else None
     for i, q in enumerate(qs, 1):
         done = [e for e in ask(index, q["question"], as_of=dt.date.fromisoformat(q["question_date"]),
                                evidence_only=True) if isinstance(e, Done)][-1]
         docs = {s.number: s.doc_id for s in done.sources}
-        n, g, t = score(done.answer, docs, set(q["evidence_ids"]), topic_of(q["question"]))
-        periods += len(q.get("periods") or [])
+        n, g, t = score(done.answer, docs, set(q["evidence_ids"]), topic_of(q["question"]),
+                        whole=not q.get("periods"))
+        periods += len(q.get("periods") or [None])
         quoted += n
         from_gold += g
         on_topic += t
