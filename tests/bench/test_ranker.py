@@ -69,3 +69,27 @@ def test_the_outcome_fit_takes_a_step_only_when_no_set_does_worse(monkeypatch):
     assert w[fresh] == start[fresh]
     assert start[long] < 0 and w[long] == 0.0  # up to zero, never past it
     assert all(a * b >= 0 for a, b in zip(w, start))
+
+
+def test_the_pull_is_chosen_by_what_carries_from_one_set_to_another(monkeypatch):
+    """Each pull is judged by weights fitted on one set quoting another; the best total wins,
+    and on a tie the stronger pull (None: the prior itself)."""
+    fitted_on: list = []
+
+    def fit_pulled(data, start, keep, pull):
+        fitted_on.append((tuple(keep), pull))
+        return np.asarray([0.0 if pull is None else pull])
+
+    def merit(group, w, cuts):
+        if group == "tie":
+            return 5
+        return {0.05: 1, 0.2: 3, 1.0: 3, 5.0: 2}.get(float(w[0]), 0)
+
+    monkeypatch.setattr(ranker, "fit_pulled", fit_pulled)
+    monkeypatch.setattr(ranker, "_merit", merit)
+    data = {"names": np.asarray(["a", "b"]), "sets": np.asarray([0, 1, 1])}
+    pull, merits = ranker.choose_pull({"a": "a", "b": "b"}, data, ["a", "b"], np.zeros(1))
+    assert pull == 1.0 and merits["1.0"] == 6 and merits["None"] == 0
+    assert ((True, False, False), 0.05) in fitted_on and ((False, True, True), 0.05) in fitted_on
+    pull, _ = ranker.choose_pull({"a": "tie", "b": "tie"}, data, ["a", "b"], np.zeros(1))
+    assert pull is None
