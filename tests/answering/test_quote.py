@@ -1147,6 +1147,27 @@ def test_the_subject_a_comparison_names_may_be_in_the_title_of_the_report():
     assert [c.source.number for c in picks] == [2]
 
 
+def test_a_period_line_on_the_topic_comes_before_a_figure_on_something_else():
+    """"Wages" asks for a figure, and July 2008's report gives one only on crops ("lagged … by
+    2 to 3 weeks"): its line on wages is quoted all the same. "Chicago" is in every source's
+    speaker, so a line naming the Chicago area is not on the topic for that."""
+    title = "Beige Book, {}: Federal Reserve Bank of Chicago (Seventh District)"
+    speaker = "Federal Reserve Bank of Chicago"
+    sources = [
+        Source(1, "a", "1973-09-12", title.format("September 1973"), speaker,
+               "Some home furnace maintenance fees in the Chicago area jumped 55 percent in the "
+               "summer. Wage settlements ran at about 7 percent a year.", group="September 1973"),
+        Source(2, "b", "2008-07-23", title.format("July 2008"), speaker,
+               "Although crop development lagged that of a year ago by 2 to 3 weeks, conditions "
+               "improved. Wage pressures remained limited outside skilled labor positions.",
+               group="July 2008"),
+    ]
+    q = "Compare the Chicago Reserve Bank's view of wages in September 1973 and in July 2008"
+    ranked = rank(q, sources, mode="comparison")
+    picks = extract(q, ranked, mode="comparison", groups=["September 1973", "July 2008"])
+    assert [c.sentence.split()[0] for c in picks] == ["Wage", "Wage"]
+
+
 def test_a_period_with_no_line_of_its_own_is_answered_by_a_line_that_speaks_of_it():
     """Retrieval answers a passage for one compared period only: February's release is
     February's, though it also states January's figure. January's block, holding only a

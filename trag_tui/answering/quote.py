@@ -117,15 +117,32 @@ def _salience(c: Candidate, question: str) -> int:
     return max(counts, default=0)
 
 
-def _giving(lines: list[Candidate], question: str, kind: str | None) -> list[Candidate]:
-    """Of a period's lines, those that give what was asked (all of them when none does): "How
-    has inflation developed?" is answered for each period by a line with its rate in it. Every
+def _giving(lines: list[Candidate], question: str, kind: str | None,
+            topic: set[str] = frozenset()) -> list[Candidate]:
+    """Of a period's lines, those on the `topic` asked about (all of them when none is), and of
+    those, the ones that give what was asked (all of them when none does): "How has inflation
+    developed?" is answered for each period by a line with its rate in it, and "Compare wages
+    in July 2008 and …" by "Wage pressures remained limited…", not by the report's "crop
+    development lagged that of a year ago by 2 to 3 weeks", a figure on something else. Every
     line gives a date, its source's, which the quote shows beside it: "When did Gina make a
     video?" is answered by "I have developed a video presentation…" of 13 June 2023, not by
     "Last week was wild" of July."""
+    on = [c for c in lines if topic & _words_with_speaker(c)] or lines
     if kind is None or kind == "date":
-        return lines
-    return [c for c in lines if holds(c, question, kind)] or lines
+        return on
+    return [c for c in on if holds(c, question, kind)] or on
+
+
+def _topic_of(question: str, ranked: Sequence[Candidate]) -> set[str]:
+    """The words a question asks about, less those naming when, and those every source's
+    speaker and title carry: inside the Chicago Fed's reports "Chicago" names whose report a
+    line is, not what it is about (a line on "home furnace maintenance fees in the Chicago area"
+    is no answer on wages)."""
+    about = content_words(question) - en.NOT_ABOUT - en.NOT_TOPIC - _WHEN
+    sources = {id(c.source): c.source for c in ranked}.values()
+    common = set.intersection(*(content_words(f"{s.speaker or ''} {s.title or ''}")
+                                for s in sources)) if sources else set()
+    return about - common
 
 
 def _words_with_speaker(c: Candidate) -> set[str]:
@@ -170,6 +187,7 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
                        and (g not in spans or of_period(c, spans[g]))]
                    for g in groups}
         said = {id(c): _words_with_speaker(c) for g in groups for c in best_of[g]}
+        topic = _topic_of(question, ranked)
         told = any(subject & words for words in said.values())
         for g in groups:
             # The period's best line that speaks of the subject when another period's does:
@@ -189,7 +207,7 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
             # A period's line gives what was asked where one does: the development sets hold
             # too few evolution and comparison questions for switching it off to change an
             # answer (ranker.py --ablate --hand), and their answers are its reason.
-            picks.append(_giving(lines, full, kind)[0])
+            picks.append(_giving(lines, full, kind, topic)[0])
         if picks:
             return picks
     best = top = ranked[0]
