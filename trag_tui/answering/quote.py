@@ -14,6 +14,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 
 from ..temporal.calendar import iso_day
@@ -118,7 +119,7 @@ def _salience(c: Candidate, question: str) -> int:
 
 
 def _giving(lines: list[Candidate], question: str, kind: str | None,
-            topic: set[str] = frozenset()) -> list[Candidate]:
+            topic: AbstractSet[str] = frozenset()) -> list[Candidate]:
     """Of a period's lines, those on the `topic` asked about (all of them when none is), and of
     those, the ones that give what was asked (all of them when none does): "How has inflation
     developed?" is answered for each period by a line with its rate in it, and "Compare wages
