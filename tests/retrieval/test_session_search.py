@@ -106,17 +106,19 @@ def test_vocabulary_budget_keeps_the_rarest(idx, monkeypatch):
 def test_vocabulary_leaves_out_the_question_frame(tmp_path):
     """'How soon', 'approximately how much', 'according to': rare in reports, so rarest-first
     they would be the BM25 query, ahead of the subject's own words."""
-    texts = (["Vaccines for children could come soon, approximately in June, according to aides."]
+    texts = (["Vaccines for children could come soon, approximately in June, according to aides, "
+              "who described the plan."]
              + ["Vaccines for children at clinics."] * 4 + ["Schools open and rail fares rise."] * 20)
     rows = [{"id": f"d{n}", "date": "2022-06-15", "title": "Report", "text": t} for n, t in enumerate(texts)]
     index = jsonl_index(tmp_path, rows, name="frame.db")
     try:
         terms = Vocabulary(index.conn).terms(
-            "According to aides, approximately how soon could vaccines reach children?")
+            "According to aides, approximately how soon could vaccines reach children, as they "
+            "described it?")
     finally:
         index.close()
     assert {'"vaccines"', '"children"', '"aides"'} <= set(terms)
-    assert not {'"soon"', '"approximately"', '"according"'} & set(terms)
+    assert not {'"soon"', '"approximately"', '"according"', '"described"'} & set(terms)
 
 
 def test_session_follows_changes_to_the_file(idx, tmp_path):
