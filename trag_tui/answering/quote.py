@@ -128,7 +128,7 @@ def _giving(lines: list[Candidate], question: str, kind: str | None,
     line gives a date, its source's, which the quote shows beside it: "When did Gina make a
     video?" is answered by "I have developed a video presentation…" of 13 June 2023, not by
     "Last week was wild" of July."""
-    on = [c for c in lines if topic & _words_with_speaker(c)] or lines
+    on = [c for c in lines if topic & _line_words(c)] or lines
     if kind is None or kind == "date":
         return on
     return [c for c in on if holds(c, question, kind)] or on
@@ -146,7 +146,7 @@ def _topic_of(question: str, ranked: Sequence[Candidate]) -> set[str]:
     return about - common
 
 
-def _words_with_speaker(c: Candidate) -> set[str]:
+def _line_words(c: Candidate) -> set[str]:
     """A line's words, its speaker's and its source's title's: who speaks is said by every line
     of theirs ("Loan demand in Chicago" is what the Federal Reserve Bank of Chicago reports of
     "the District"), and a title says what every line under it is about ("…minimal wage
@@ -187,7 +187,7 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
                        and not off_subject(c, ranked, cuts)
                        and (g not in spans or of_period(c, spans[g]))]
                    for g in groups}
-        said = {id(c): _words_with_speaker(c) for g in groups for c in best_of[g]}
+        said = {id(c): _line_words(c) for g in groups for c in best_of[g]}
         topic = _topic_of(question, ranked)
         told = any(subject & words for words in said.values())
         for g in groups:
@@ -202,7 +202,7 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
                 lines = [replace(c, source=replace(c.source, group=g)) for c in ranked
                          if c.source.group != g and not off_subject(c, ranked, cuts)
                          and speaks_of(c, spans[g])
-                         and (not told or subject & _words_with_speaker(c))]
+                         and (not told or subject & _line_words(c))]
             if not lines:
                 continue  # a period with nothing on the subject is left out, not misquoted
             # A period's line gives what was asked where one does: the development sets hold
