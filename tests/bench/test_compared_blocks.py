@@ -23,3 +23,23 @@ def test_the_comparisons_of_the_question_files_are_read_once_each(tmp_path):
 def test_the_topic_is_the_template_topic_the_question_names():
     assert topic_of("Loan demand in Chicago: 1988 versus 2009") == topic_of("loan demand")
     assert topic_of("How did the Chancellor describe it?") == set()
+
+
+def test_an_answer_of_one_period_counts_once_whatever_its_lines():
+    """A current question's answer may quote two sources on two lines: one period, quoted from
+    a gold report when any line cites one, on the topic when any line holds it."""
+    answer = ("Federal Reserve Bank of Boston [2] (5 May 1999): “Hiring was strong.”\n"
+              "Federal Reserve Bank of Boston and others [4] (9 June 1999): “Wages rose.”")
+    docs = {2: "beigebook:1999-05:bo", 4: "beigebook:1999-06:bo"}
+    assert score(answer, docs, {"beigebook:1999-06:bo"}, topic_of("wages"), whole=True) == (1, 1, 1)
+    assert score(answer, docs, {"beigebook:1999-07:bo"}, topic_of("energy"), whole=True) == (1, 0, 0)
+    assert score(" \n", docs, set(), whole=True) == (0, 0, 0)
+
+
+def test_other_categories_are_read_when_asked_for(tmp_path):
+    lines = ['{"id": "x", "question": "Q", "question_date": "2020-01-01", "category": "comparison"}',
+             '{"id": "y", "question": "P", "question_date": "2020-01-01", "category": "current"}',
+             '{"id": "z", "question": "R", "question_date": "2020-01-01", "category": "evolution"}']
+    path = tmp_path / "q.jsonl"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    assert [q["id"] for q in comparisons([path], ("current", "evolution"))] == ["y", "z"]
