@@ -156,6 +156,13 @@ def test_inside_the_scope_the_words_naming_it_are_not_searched_for(beige, monkey
     assert inside and all("Boston" not in t and "retail sales" in t for t in inside)
     assert outside and all("Boston" in t for t in outside)
     assert modes.unnamed("What did Boston say?", ("Boston",)) == "What did Boston say?"
+    # the capitalised words written onto the mention are the name too, not lower-case ones
+    assert modes.unnamed("How did the Dallas Fed describe oil prices?", ("dallas",)).split() \
+        == ["How", "did", "the", "describe", "oil", "prices?"]
+    assert modes.unnamed("the Chicago Reserve Bank's view of wages", ("chicago",)).split() \
+        == ["the", "view", "of", "wages"]
+    assert modes.unnamed("Atlanta contacts on energy", ("atlanta",)).split() \
+        == ["contacts", "on", "energy"]
 
 
 def test_current_and_evolution_are_scoped(beige):

@@ -270,11 +270,18 @@ def unnamed(text: str, mentions: Sequence[str]) -> str:
     and, rare in the index as a whole, it would take the lexical budget (rarest words first)
     from the subject's own words: "wages in the San Francisco district", searched inside the
     San Francisco Fed's reports, matched every one of them by "San Francisco" alone and never
-    by "wages". A question naming only who (nothing else left) keeps its words."""
+    by "wages". The capitalised words written onto the mention are its name too: in "How did
+    the Dallas Fed describe oil prices?" the scope's mention is "Dallas", and "Fed", as rare,
+    took the budget from "oil". A question naming only who (nothing else left) keeps its
+    words."""
     out = text
     for mention in mentions:
-        out = re.sub(rf"(?<!\w){re.escape(mention)}(?!\w)", " ", out, flags=re.I)
+        out = re.sub(rf"(?:{_CAPITALISED}\s+)*(?<!\w)(?i:{re.escape(mention)})(?!\w)"
+                     rf"(?:\s+{_CAPITALISED})*", " ", out)
     return out if content_words(out) else text
+
+
+_CAPITALISED = r"(?<![\w.'’-])[A-Z][\w.'’-]*"
 
 
 def _collapse(ranked: scoring.Ranked, info: dict[int, ChunkInfo]) -> tuple[scoring.Ranked, dict[int, list[str]]]:
