@@ -163,6 +163,9 @@ def test_inside_the_scope_the_words_naming_it_are_not_searched_for(beige, monkey
         == ["the", "view", "of", "wages"]
     assert modes.unnamed("Atlanta contacts on energy", ("atlanta",)).split() \
         == ["contacts", "on", "energy"]
+    # the mention's words as the question writes them
+    assert modes.unnamed("What did the St. Louis Fed report on wages?", ("st louis",)).split() \
+        == ["What", "did", "the", "report", "on", "wages?"]
 
 
 def test_current_and_evolution_are_scoped(beige):

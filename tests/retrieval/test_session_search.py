@@ -119,6 +119,15 @@ def test_vocabulary_leaves_out_the_question_frame(tmp_path):
         index.close()
     assert {'"vaccines"', '"children"', '"aides"'} <= set(terms)
     assert not {'"soon"', '"approximately"', '"according"', '"described"'} & set(terms)
+    # "say", "doing", "view", "evolve" frame a question, though reports write them too
+    rows[0]["text"] += " Aides say it is doing well; in their view it will evolve."
+    index = jsonl_index(tmp_path, rows, name="frame2.db")
+    try:
+        terms = Vocabulary(index.conn).terms("What did aides say about vaccines, and how is it "
+                                             "doing, and how did their view evolve?")
+    finally:
+        index.close()
+    assert '"vaccines"' in terms and not {'"say"', '"doing"', '"view"', '"evolve"'} & set(terms)
 
 
 def test_session_follows_changes_to_the_file(idx, tmp_path):

@@ -34,12 +34,14 @@ MIN_POSTINGS = 2000
 MAX_POSTINGS = 10_000
 VEC_K_LIMIT = 4096  # sqlite-vec's ceiling on k
 # Words that frame a question rather than name its subject ("how soon could…", "approximately
-# how much…", "according to the White House", "how did the Dallas Fed describe oil prices"):
+# how much…", "according to the White House", "how did the Dallas Fed describe oil prices",
+# "what did the Fed say about…", "how are sales doing", "how did the view of X evolve"):
 # rare in reports, so rarest-first they would take the BM25 budget from the subject's own words
 # ("vaccines", "children", "oil") and match any passage that happens to say "soon".
 QUESTION_FRAME = frozenset("""
 soon approximately roughly nearly almost exactly precisely estimated according reportedly
-allegedly describe describes described describing bientôt environ approximativement presque selon ungefähr etwa zufolge laut
+allegedly describe describes described describing say says said saying doing differ differs
+differed evolve evolves evolved view views bientôt environ approximativement presque selon ungefähr etwa zufolge laut
 aproximadamente casi según скоро примерно почти согласно
 """.split())
 

@@ -276,7 +276,9 @@ def unnamed(text: str, mentions: Sequence[str]) -> str:
     words."""
     out = text
     for mention in mentions:
-        out = re.sub(rf"(?:{_CAPITALISED}\s+)*(?<!\w)(?i:{re.escape(mention)})(?!\w)"
+        # the mention's words as the question writes them: "st louis" is "St. Louis"
+        words = r"[\W_]+".join(re.escape(w) for w in mention.split())
+        out = re.sub(rf"(?:{_CAPITALISED}\s+)*(?<!\w)(?i:{words})(?!\w)"
                      rf"(?:\s+{_CAPITALISED})*", " ", out)
     return out if content_words(out) else text
 
