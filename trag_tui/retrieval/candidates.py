@@ -41,7 +41,8 @@ VEC_K_LIMIT = 4096  # sqlite-vec's ceiling on k
 QUESTION_FRAME = frozenset("""
 soon approximately roughly nearly almost exactly precisely estimated according reportedly
 allegedly describe describes described describing say says said saying doing differ differs
-differed evolve evolves evolved view views bientôt environ approximativement presque selon ungefähr etwa zufolge laut
+differed evolve evolves evolved view views
+bientôt environ approximativement presque selon ungefähr etwa zufolge laut
 aproximadamente casi según скоро примерно почти согласно
 """.split())
 

@@ -264,6 +264,9 @@ class Retriever:
         return fused, parts, agree
 
 
+_CAPITALISED = r"(?<![\w.'’-])[A-Z][\w.'’-]*"  # a word written with a capital
+
+
 def unnamed(text: str, mentions: Sequence[str]) -> str:
     """The question's words without those naming its scope, for the lexical search inside the
     scope. Every passage there is the named source's, so its name selects nothing among them;
@@ -281,9 +284,6 @@ def unnamed(text: str, mentions: Sequence[str]) -> str:
         out = re.sub(rf"(?:{_CAPITALISED}\s+)*(?<!\w)(?i:{words})(?!\w)"
                      rf"(?:\s+{_CAPITALISED})*", " ", out)
     return out if content_words(out) else text
-
-
-_CAPITALISED = r"(?<![\w.'’-])[A-Z][\w.'’-]*"
 
 
 def _collapse(ranked: scoring.Ranked, info: dict[int, ChunkInfo]) -> tuple[scoring.Ranked, dict[int, list[str]]]:
