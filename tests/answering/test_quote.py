@@ -351,6 +351,21 @@ def test_a_how_many_question_is_answered_by_the_figure_that_counts_what_it_asks(
     assert "23 grand slam" in quoted_answer(q, picks)
 
 
+def test_how_many_times_is_answered_by_the_ordinal_of_the_latest_time():
+    q = "How many times in a row has the Bank of England now raised interest rates?"
+    assert gives("number", "Interest rates are expected to rise for a seventh time in a row.", q)
+    assert gives("number", "It was the Bank's 7th straight increase.", q)
+    assert not gives("number", "It rose for the first time since 2001.", q)
+    assert not gives("number", "They won for a seventh time.", "How many people came?")
+    # so the sentence that gives the count is quoted alone, without another source's figure
+    bank = Source(1, "a", "2022-09-22", "Bank expected to hike rates", "",
+                  "Interest rates are expected to rise for a seventh time in a row today.")
+    loans = Source(2, "b", "2022-09-22", "Mortgage rates", "",
+                   "Mortgage rates rose past 6% after another interest rate rise.")
+    ranked = [Candidate(bank, bank.passage, 1.0, 0), Candidate(loans, loans.passage, 0.9, 0)]
+    assert [p.source.number for p in extract(q, ranked, kind="number")] == [1]
+
+
 def test_a_percentage_asked_for_is_not_answered_by_a_count():
     q = "What percentage of babies in the UK were born out of wedlock last year?"
     assert stated_figures("A python gave birth to six baby pythons.", q) == (0, 0)

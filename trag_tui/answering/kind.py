@@ -133,6 +133,8 @@ def answer_type(question: str) -> str | None:
     return None
 
 
+_TIMES = content_words("times")  # what "how many times" counts
+
 WANTED = {"person": "person", "number": "figure", "date": "date", "place": "place"}
 
 
@@ -157,7 +159,8 @@ def gives(kind: str | None, text: str, question: str, said_on: str | None = None
     if kind == "place":
         return bool(_new_places(text, question))
     if kind == "number":
-        return stated_figures(text, question)[0] > 0
+        return stated_figures(text, question)[0] > 0 or (
+            bool(counted(question) & _TIMES) and en.NTH_TIME.search(text) is not None)
     if kind == "date":
         if en.YEAR_NAMED.search(asked(question)):
             # "In which year did Ukraine split from the Soviet Union?" is not answered by "on

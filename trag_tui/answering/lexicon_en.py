@@ -158,6 +158,12 @@ OVER_TIME = re.compile(
 # "How many grand slams has she won?" counts grand slams: a figure with another noun after it
 # ("Serena Williams, 40, announced…") is not the count asked for, "23 Grand Slam titles" is.
 HOW_MANY = re.compile(r"\bhow many\s+((?:[\w'’-]+\s+){0,2}[\w'’-]+)", re.I)
+# "How many times in a row…?" is answered by the ordinal of the latest one: "for a seventh time
+# in a row", "its third straight", "the 10th consecutive" ("the first time since 2001" counts
+# nothing).
+NTH_TIME = re.compile(r"\b(?:second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|"
+                      r"twelfth|\d+(?:st|nd|rd|th))\s+(?:time|straight|consecutive|successive)\b",
+                      re.I)
 COUNT = re.compile(r"(?<![\w.])(?:\d[\d,.]*|one|two|three|four|five|six|seven|eight|nine|ten|"
                     r"eleven|twelve|twenty|thirty|forty|fifty|hundred|dozens?|hundreds|thousands|"
                     r"millions)\b((?:\s+[\w'’-]+){1,4})", re.I)
