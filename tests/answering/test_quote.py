@@ -1265,6 +1265,28 @@ def test_a_comparison_with_the_present_ranks_its_open_period_against_the_whole_s
     assert ranked and ranked[0].source.doc_id == "a"
 
 
+def test_times_named_inside_the_period_speak_of_the_stretch_they_span():
+    # each month is a sliver of the year asked about; together they span it
+    q = "How many times was Bank Rate cut between August 2024 and August 2025?"
+    span = (dt.date(2024, 8, 1), dt.date(2025, 8, 31))
+    summary = Source(1, "s", "2025-11-06", "Monetary Policy Summary, November 2025", "",
+                     "Since then the Committee has reduced it five times, in August 2024, "
+                     "November 2024, February 2025, May 2025 and August 2025. Bank Rate peaked "
+                     "in August 2023.", score=0.5)
+    fit = FEATURES.index("period_fit")
+    rows = {c.sentence[:5]: c for c in rank(q, [summary], mode="hard_filter",
+                                             embedder=HashEmbedder(), period=span)}
+    assert rows["Since"].features[fit] == 1.0
+    # one month inside the year is still no more than itself
+    may = rank(q, [replace(summary, passage="It was cut in May 2025.")], mode="hard_filter",
+               embedder=HashEmbedder(), period=span)
+    assert may[0].features[fit] == 0.0
+    # and a count of times is not a share: "cut to 5 per cent" gives no count
+    assert stated_figures("Bank Rate cut to 5 per cent, the first reduction since 2020", q) \
+        == (0, 0)
+    assert stated_figures("It was reduced five times.", q) == (1, 0)
+
+
 def test_a_figure_for_a_window_ending_later_is_another_times():
     # June's annual rate is June's figure, though its twelve months hold March; the year's
     # window still fits a question about that year ending June

@@ -58,8 +58,9 @@ def stated_figures(sentence: str, question: str = "") -> tuple[int, int]:
     """How many figures a sentence states as a level, and how many it hedges or gives as an
     earlier value ("up from 4.8 per cent"). A figure the question itself gives ("Deborah
     James, who has died aged 40") is not an answer to it and counts as neither, nor does one
-    that is not money when a sum of money is asked for, nor a sum of money when things are
-    counted."""
+    that is not money when a sum of money is asked for, nor a sum of money or a share when
+    things are counted ("How many times was Bank Rate cut?" is not answered by "cut to 5 per
+    cent")."""
     given = _given(question) if question else ()
     money = money_asked(question) if question else False
     things = bool(question) and _counts_things(question)
@@ -73,7 +74,8 @@ def stated_figures(sentence: str, question: str = "") -> tuple[int, int]:
         # nor is "£120 million" a count of people
         # nor "six baby pythons" a percentage
         return not any(q.matches(g) for g in given) and (q.money or not money) \
-            and not (things and q.money) and (q.unit in ("%", "pt") or not share)
+            and not (things and (q.money or q.unit in ("%", "pt"))) \
+            and (q.unit in ("%", "pt") or not share)
 
     found = [q for q in quantities(sentence) if wanted(q)]
     then = en.THEN.match(sentence)

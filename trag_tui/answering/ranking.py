@@ -587,6 +587,12 @@ def _period_fit(sentence: str, source: Source, period: tuple[dt.date, dt.date]
     if not periods and day is not None and not inside:
         return 0.0, 1.0  # said outside the period, of no time: found for another sentence
     share = max((overlap_share(p, asked) for p in periods), default=0.0)
+    within = [p for p in periods if overlap_share(p, asked)]
+    if len(within) > 1:
+        # times named inside the period speak of the stretch they span: "reduced it five
+        # times, in August 2024, November 2024, …, and August 2025" speaks of that year
+        share = max(share, overlap_share((min(a for a, _ in within), max(b for _, b in within)),
+                                         asked))
     if share >= 0.5:
         return share, 0.0
     # another period's, by its words or its title: "9.4 per cent in the 12 months to June
