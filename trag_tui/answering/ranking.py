@@ -589,8 +589,9 @@ def _period_fit(sentence: str, source: Source, period: tuple[dt.date, dt.date]
     share = max((overlap_share(p, asked) for p in periods), default=0.0)
     within = [p for p in periods if overlap_share(p, asked)]
     if len(within) > 1:
-        # times named inside the period speak of the stretch they span: "reduced it five
-        # times, in August 2024, November 2024, …, and August 2025" speaks of that year
+        # the times a sentence names that touch the period speak of the stretch they span:
+        # "reduced it five times, in August 2024, November 2024, …, and August 2025" speaks of
+        # that year, though each month alone is a sliver of it
         share = max(share, overlap_share((min(a for a, _ in within), max(b for _, b in within)),
                                          asked))
     if share >= 0.5:
