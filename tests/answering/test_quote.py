@@ -51,6 +51,10 @@ from trag_tui.text.labels import period_label
     ("What is the current inflation rate?", "number"),
     ("How many people crossed the Channel in 2020?", "number"),
     ("What is the Rwanda scheme?", None),
+    # "share" after an auxiliary is a verb: a photo is asked for, not a share
+    ("What did Nate share a photo of when mentioning unwinding at home?", None),
+    ("What achievement did John share with Tim in January 2024?", None),
+    ("What share of the vote did Labour win?", "number"),
     # a person asked for by what they are ("which tennis star", "which Republican governor")
     ("Which tennis star pulled out of Wimbledon?", "person"),
     ("Which Republican governor claimed credit for flying migrants?", "person"),
