@@ -52,6 +52,8 @@ from .ranking import (
 from .sources import Source
 
 EXCERPT_WORDS = 100  # an open question's quoted excerpt from one source, at most
+_CALENDAR = frozenset(MONTHS) | frozenset(WEEKDAYS)
+_WHEN = content_words(" ".join(_CALENDAR))  # a month's or a day's name says when, not what
 
 
 @dataclass(frozen=True)
@@ -403,9 +405,6 @@ def figure_elsewhen(picks: Sequence[Candidate], kind: str | None, start: dt.date
 
 
 # -- names the sources never mention --------------------------------------------------------
-
-_CALENDAR = frozenset(MONTHS) | frozenset(WEEKDAYS)
-_WHEN = content_words(" ".join(_CALENDAR))
 
 
 def _spelled_out(acronym: str, text: str) -> bool:
