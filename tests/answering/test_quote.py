@@ -715,6 +715,21 @@ def test_a_second_source_joins_an_open_answer_only_when_it_speaks_of_the_subject
         assert ("Jeremy Hunt [2]" in text) is joins
 
 
+def test_a_second_source_that_says_what_the_first_says_does_not_join():
+    q = "After nobody won the Mega Millions lottery jackpot Tuesday, the top prize ballooned to:"
+    line = ("A giant Mega Millions lottery jackpot ballooned to $1.02 billion after no one matched "
+            "all six numbers Tuesday night and won the top prize.")
+    best = Candidate(Source(1, "a", "2022-07-23", "Mega Millions", "", line, score=0.9), line, 1.0, 0)
+    for said, joins in [("The already-giant $810 million Mega Millions lottery jackpot ballooned "
+                         "to $1.02 billion after no one matched all six numbers Tuesday night "
+                         "and won the top prize.", False),
+                        ("The Mega Millions jackpot is the third largest in the lottery's "
+                         "history, and no one has matched the six numbers since April.", True)]:
+        two = Source(2, "b", "2022-07-27", "Mega Millions", "", said, score=0.8)
+        picks = extract(q, [best, Candidate(two, said, 0.95, 0)], mode="hybrid")
+        assert (two in [c.source for c in picks]) is joins
+
+
 def test_a_second_source_of_another_time_does_not_join_an_answer_about_a_period():
     q = "What was CPI inflation in April 2024?"
     line = "The CPI rose by 2.0 per cent in the 12 months to May 2024, down from 2.3 per cent in April."

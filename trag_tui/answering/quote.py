@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 
+from ..corroboration import NEAR_DUPLICATE, shingles
 from ..temporal.calendar import iso_day
 from ..temporal.lexicon import MONTHS, WEEKDAYS
 from ..temporal.mentions import dates, reported_when
@@ -278,12 +279,23 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
     # without it: RealTimeQA 228 -> 218, LoCoMo 127 -> 114
     about = content_words(question) - en.NOT_ABOUT - en.NOT_TOPIC
     # Nor does one whose line is of another time than the period asked: "CPI inflation rises
-    # to 3.8 per cent" (July 2025) is no second answer for April 2024.
+    # to 3.8 per cent" (July 2025) is no second answer for April 2024. Nor does one that
+    # repeats a quoted line (without it: RealTimeQA's wrong choices 23 -> 24 of 459).
     if second is not None and second.score >= cuts.second_source * best.score \
             and (not about or about & content_words(second.source.passage)) \
-            and not another_time(second):
+            and not another_time(second) and not any(repeats(second, p) for p in picks):
         picks.append(second)
     return picks
+
+
+def repeats(a: Candidate, b: Candidate) -> bool:
+    """Does one line say what the other says: most of the shorter one's word 3-grams (the
+    index's near-duplicate share) are in the longer? Another outlet's copy of the same story
+    ("The already-giant $810 million Mega Millions lottery jackpot ballooned to $1.02
+    billion…" after "A giant Mega Millions lottery jackpot ballooned to $1.02 billion…") is
+    no second answer; what it adds ("$810 million", the jackpot before) is beside the point."""
+    x, y = shingles(a.sentence), shingles(b.sentence)
+    return bool(x and y) and len(x & y) >= NEAR_DUPLICATE * min(len(x), len(y))
 
 
 def quoted_answer(question: str, picks: Sequence[Candidate], *, kind: str | None = None,
