@@ -4,7 +4,8 @@ Prints JSON. For each day in the shared `us_congress` corpus: the share of the o
 `speech` turns (the unitedstates/congressional-record parser) that the reader also finds as a
 document of the same granule with the same printed speaker (normalised) and the same first 50
 characters of what was said (spaces collapsed, page markers and the speaker's label removed on
-both sides); the misses by cause. Then the cost of indexing a day from its GovInfo zip against
+both sides); the misses by cause; and the share of the words of the oracle's speech turns that
+the reader's documents of the same granule hold (a turn cut short loses what follows). Then the cost of indexing a day from its GovInfo zip against
 the unpacked folder in the same run (a zip is built in a temp folder from the raw day; the hash
 embedder, since both sides embed exactly the same chunks and only the reading differs).
 Usage: python bench/crec_oracle.py [--rounds 3] [--no-zip]
@@ -37,6 +38,7 @@ CORPUS = REPO.parent / "shared" / "corpora" / "us_congress"
 PREFIX = 50
 _PAGE = re.compile(r"\[\[Pages? [A-Z]*\d+(?:-[A-Z]*\d+)?\]\]|\{time\}\s+\d{3,4}")
 _SPACE = re.compile(r"\s+")
+_WORD = re.compile(r"[A-Za-z0-9]+")
 
 
 def said(text: str, label: str = "") -> str:
@@ -47,9 +49,15 @@ def said(text: str, label: str = "") -> str:
     return text[:PREFIX]
 
 
+def _words(text: str) -> collections.Counter[str]:
+    """The words of a text, page markers and time stamps out, lower case, counted."""
+    return collections.Counter(w.lower() for w in _WORD.findall(_PAGE.sub(" ", text)))
+
+
 def compare_day(raw: Path, oracle: Path) -> dict:
     """Oracle speech turns found by the reader, and the misses by cause, for one day."""
     found: dict[str, list[tuple[str, str]]] = {}
+    words: dict[str, collections.Counter[str]] = {}
     failed: dict[str, str] = {}
     for htm in sorted((raw / "html").glob("*.htm")):
         try:
@@ -59,13 +67,17 @@ def compare_day(raw: Path, oracle: Path) -> dict:
             continue
         found[htm.stem] = [(normalise_label(d.meta.get("speaker_printed", "")), said(d.text))
                            for d in read.documents]
-    total = matched = 0
+        words[htm.stem] = _words(" ".join(d.text for d in read.documents))
+    total = matched = oracle_words = kept_words = 0
     causes: collections.Counter[str] = collections.Counter()
     examples: dict[str, list[dict]] = collections.defaultdict(list)
     for path in sorted((oracle / "json").glob("*.json")):
         data = json.loads(path.read_text(encoding="utf-8"))
         granule = data.get("id") or path.stem
         ours = found.get(granule)
+        spoken = _words(" ".join(t["text"] for t in data["content"] if t["kind"] == "speech"))
+        oracle_words += sum(spoken.values())
+        kept_words += sum((spoken & words.get(granule, collections.Counter())).values())
         for turn in data["content"]:
             if turn["kind"] != "speech":
                 continue
@@ -96,6 +108,8 @@ def compare_day(raw: Path, oracle: Path) -> dict:
         "matched": matched,
         "share": round(matched / total, 4) if total else None,
         "share_counting_run_ons": round((matched + run_on) / total, 4) if total else None,
+        "speech_words": oracle_words,
+        "speech_words_kept": round(kept_words / oracle_words, 4) if oracle_words else None,
         "misses_by_cause": dict(causes.most_common()),
         "miss_examples": dict(examples),
         "reader_documents": documents,

@@ -200,6 +200,34 @@ def test_quoted_material_stays_in_the_turn_that_reads_it():
                         "Sincerely, the Farmers.\nThat is what they wrote.")
 
 
+def test_a_speech_goes_on_under_its_own_sub_headings_but_printed_matter_is_not_its():
+    body = "\n".join([
+        "                    THE SITUATION IN BOSNIA",
+        "",
+        "  Mr. LEVIN. Mr. President, I recently returned from Bosnia.",
+        "",
+        "                          immediate challenges",
+        "",
+        "  The next year is going to see many significant challenges to peace.",
+        "  Mr. President, I ask unanimous consent that the text of the bill be",
+        "printed in the Record.",
+        "  The PRESIDING OFFICER. Without objection, it is so ordered.",
+        "",
+        "                                 S. 210",
+        "",
+        "       Be it enacted by the Senate and the House of",
+        "     Representatives of the United States of America.",
+    ])
+    read = parse_granule(_granule(body, "Senate", "S720"), "CREC-1997-01-28-pt1-PgS720")
+    assert [(d.meta["speaker_printed"], d.text) for d in read.documents] == [
+        ("Mr. LEVIN", "Mr. President, I recently returned from Bosnia.\nimmediate challenges\n"
+                      "The next year is going to see many significant challenges to peace.\n"
+                      "Mr. President, I ask unanimous consent that the text of the bill be "
+                      "printed in the Record."),
+        ("The PRESIDING OFFICER", "Without objection, it is so ordered."),
+    ]
+
+
 # --------------------------------------------------------------------------------------------
 # Against another parser's reading of every granule of two real days
 # --------------------------------------------------------------------------------------------

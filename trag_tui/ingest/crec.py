@@ -263,6 +263,10 @@ def _turns(lines: list[str], page: str, known: Callable[[str], bool]) -> tuple[s
     current: _Turn | None = None
     unspoken = 0
     quote_indent = 0  # indent of the quoted paragraph being read, 0 outside quotes
+    # A turn under a sub-heading it printed ("immediate challenges" in a long speech) goes on
+    # when the next paragraph is at a speech's indent, not at printed matter's (a bill's text)
+    held: _Turn | None = None
+    heads: list[str] = []
     for line in lines:
         check_time()
         if line.startswith("From the Congressional Record Online"):
@@ -283,9 +287,13 @@ def _turns(lines: list[str], page: str, known: Callable[[str], bool]) -> tuple[s
         if indent >= 8:  # centred: a title, a sub-heading, a bill's number, a Member's name
             if not heading_done:
                 heading.append(stripped)
-            current = None  # what follows a heading is printed material, not the turn before
+            elif current is not None or held is not None:
+                held = held or current
+                heads.append(stripped)
+            current = None  # until the next paragraph shows whose it is
             continue
         heading_done = True
+        resume, held = held, None
         if indent == 2:  # a paragraph starts
             quote_indent = 0
             m = _LABEL.match(stripped) or _LOOSE_LABEL.match(stripped)
@@ -297,6 +305,10 @@ def _turns(lines: list[str], page: str, known: Callable[[str], bool]) -> tuple[s
                 continue
             if _is_procedure(stripped):
                 current = None
+            elif resume is not None:
+                current = resume
+                current.lines.extend(heads)
+        heads = []
         if current is None:  # text nobody is speaking: procedure, clerk readings, printed material
             unspoken += len(stripped.split())
             continue
