@@ -380,6 +380,15 @@ def test_a_percentage_asked_for_is_not_answered_by_a_count():
     assert stated_figures("They served for less than ten years.", q) == (0, 0)
 
 
+def test_a_rate_asked_for_is_not_answered_by_a_count():
+    q = "What was the unemployment rate in November 2014?"
+    assert stated_figures("There were 1.96 million unemployed people.", q) == (0, 0)
+    assert stated_figures("The unemployment rate for July to September 2014 was 6.0 per cent.", q) \
+        == (1, 0)
+    assert stated_figures("There were 1.96 million unemployed people.",
+                          "How many people were unemployed in November 2014?") == (1, 0)
+
+
 def test_for_a_period_asked_about_the_sentence_that_speaks_of_it_ranks_first():
     # "last month" said in April 2022 is March 2022; a year's average speaks of no one month
     q = "What was the inflation rate in March 2022?"
@@ -523,6 +532,10 @@ def test_an_open_question_gets_an_excerpt_of_the_named_speaker_in_spoken_order()
     ("The Bank of England said so.", []),
     ("Hours before Buckingham Palace announced it.", []),
     ("From the anthem to The Star-Spangled Banner.", []),
+    # an office of something runs on through "and" into its own capitalised words
+    ("My right hon. Friend the Secretary of State for Energy Security and Net Zero agrees.", []),
+    ("Foreign Secretary David Lammy and Home Secretary Yvette Cooper met.",
+     ["David Lammy", "Yvette Cooper"]),
 ])
 def test_a_title_before_a_name_is_not_part_of_it(sentence, names):
     assert person_names(sentence) == names

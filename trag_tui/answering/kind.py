@@ -54,17 +54,24 @@ def share_asked(question: str) -> bool:
     return en.SHARE.search(question) is not None
 
 
+@lru_cache(maxsize=64)
+def rate_asked(question: str) -> bool:
+    """Does the question ask for a rate ("What was the unemployment rate…")?"""
+    return en.RATE.search(asked(question)) is not None
+
+
 def stated_figures(sentence: str, question: str = "") -> tuple[int, int]:
     """How many figures a sentence states as a level, and how many it hedges or gives as an
     earlier value ("up from 4.8 per cent"). A figure the question itself gives ("Deborah
     James, who has died aged 40") is not an answer to it and counts as neither, nor does one
-    that is not money when a sum of money is asked for, nor a sum of money or a share when
-    things are counted ("How many times was Bank Rate cut?" is not answered by "cut to 5 per
+    that is not money when a sum of money is asked for, nor a count when a rate is, nor a sum
+    of money or a share when things are counted ("How many times was Bank Rate cut?" is not answered by "cut to 5 per
     cent")."""
     given = _given(question) if question else ()
     money = money_asked(question) if question else False
     things = bool(question) and _counts_things(question)
     share = bool(question) and share_asked(question)
+    rate = bool(question) and rate_asked(question)
     if things:
         # "How many Russians could be conscripted?" counts people: "for less than 10 years"
         # is a span of time, not the count ("for less than ten years" too)
@@ -72,10 +79,11 @@ def stated_figures(sentence: str, question: str = "") -> tuple[int, int]:
 
     def wanted(q: Quantity) -> bool:
         # nor is "£120 million" a count of people
-        # nor "six baby pythons" a percentage
+        # nor "six baby pythons" a percentage, nor "1.96 million unemployed people" a rate
         return not any(q.matches(g) for g in given) and (q.money or not money) \
             and not (things and (q.money or q.unit in ("%", "pt"))) \
-            and (q.unit in ("%", "pt") or not share)
+            and (q.unit in ("%", "pt") or not share) \
+            and (q.unit in ("%", "pt", "bp") or q.money or not rate)
 
     found = [q for q in quantities(sentence) if wanted(q)]
     then = en.THEN.match(sentence)

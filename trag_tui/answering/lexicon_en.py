@@ -91,6 +91,9 @@ TO_HOLDER = re.compile(r"(?:,\s*)?(?:my\s+(?:right\s+)?hon(?:ourable)?\.?\s+(?:a
                         r"(?:[^(),]|\([^()]*\))*?)?\s*\(?\s*$", re.I)
 OFFICE_BEFORE = re.compile(rf"((?:[A-Z][\w'’-]+ ){{0,3}}(?:{'|'.join(OFFICE_NOUNS.title().split())})"
                             r"(?: (?:of|for|the|and|[A-Z][\w'’-]+,?))*?)$")
+# An office of something ("Secretary of State for …") that ends on a joining word runs on into
+# the capitalised words after it: "…for Energy Security and Net Zero"
+TITLE_GOES_ON = re.compile(r"\b(?:of|for)\b.*\b(?:of|for|the|and)$")
 QUALIFIED = re.compile(rf"\b([\w'’-]+)\s+(?:{'|'.join(OFFICE_NOUNS.split())})\b", re.I)
 # A sentence whose subject is a pronoun, after at most a short opening phrase ("Tuesday night,")
 # A determiner before an office a text names ("The Chancellor, …"): not part of the office
@@ -154,6 +157,9 @@ SPAN = re.compile(r"\b\d[\d,.]*(?:\s+|-)(?:"
                    + r")(?:y|ies|s)?\b", re.I)
 SHARE = re.compile(r"\b(?:what|which) (?:share|percentage|proportion)\b|\bwhat per ?cent\b|"
                     r"\bby (?:what|how many) (?:percentage|per ?cent|%)", re.I)
+# "What was the unemployment rate…?" asks for a rate (a percentage, basis points, a sum per
+# unit), not a count: "1.96 million unemployed people" is no rate
+RATE = re.compile(r"\b(?:what|which) (?:was|is|were|are)? ?(?:the )?(?:[\w-]+ ){0,3}rates?\b", re.I)
 # A measured quantity set against itself over time ("Compare Bank Rate in August 2024 and
 # November 2025", "How has inflation changed since 2022?") is answered by its levels.
 OVER_TIME = re.compile(
