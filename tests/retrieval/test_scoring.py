@@ -121,3 +121,16 @@ def test_matched_keeps_what_is_about_the_question_whatever_its_fused_rank():
     assert scoring.matched(ranked, {1: 0.6, 2: 0.3, 4: 0.1}, 0.25) == {1, 2, 3}  # 3: not measured
     assert scoring.matched(ranked, {}, 0.25) == {1, 2, 3, 4}  # no likeness known: all alike
     assert scoring.matched([], dense, 0.25) == set()
+
+
+def test_a_passage_naming_its_own_day_does_not_speak_of_it_more_than_its_date_does():
+    day = 12984  # 20 July 2005
+    ranked = [(1, 1.0), (2, 0.9)]
+    published = {1: day, 2: day}
+    # 1 opens with its own dateline ("Wednesday, July 20, 2005 Daily Digest"); 2 names no day
+    out, factors = scoring.spoken_fit(ranked, {1: [(day, day)]}, published, (day, day), 0.3, 0.0)
+    assert factors == {1: 1.0, 2: 1.0} and out == ranked
+    # a passage published the next day that speaks of that day still does
+    out, factors = scoring.spoken_fit(ranked, {2: [(day, day)]}, {1: day, 2: day + 1}, (day, day),
+                                      0.3, 0.0)
+    assert factors[2] == 1.3 and out[0][0] == 2

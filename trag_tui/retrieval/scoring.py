@@ -230,9 +230,12 @@ def spoken_fit(ranked: Ranked, spoken: Mapping[int, Sequence[tuple[int, int]]],
     itself (its own periods share at least half their days with it) gains up to `fit` of its
     score, above one merely published in it; of those, one published after the period gains up
     to `lean` more the sooner it came, on the period's own time scale, so a figure's own release
-    comes before a later document quoting it. Returns the re-ranked list and each factor."""
+    comes before a later document quoting it. A passage's own day ("Wednesday, July 20, 2005
+    Daily Digest", "today") is when it was published, not a time it speaks of: naming it says
+    no more than its date does. Returns the re-ranked list and each factor."""
     length = max(MONTH_DAYS, period[1] - period[0] + 1)
-    shares = {uid: max((overlap_share(p, period) for p in spoken.get(uid, ())), default=0.0)
+    shares = {uid: max((overlap_share(p, period) for p in spoken.get(uid, ())
+                        if p != (published.get(uid),) * 2), default=0.0)
               for uid, _ in ranked}
     after = [d for uid, _ in ranked if shares[uid] >= 0.5
              and (d := published.get(uid)) is not None and d > period[1]]
