@@ -226,6 +226,17 @@ def test_a_speech_goes_on_under_its_own_sub_headings_but_printed_matter_is_not_i
                       "printed in the Record."),
         ("The PRESIDING OFFICER", "Without objection, it is so ordered."),
     ]
+    # a sub-heading before another Member's turn is not carried into a later one
+    body = "\n".join([
+        "  Mr. LEVIN. Mr. President, first.",
+        "                          part one",
+        "  Mr. WARNER. Mr. President, second.",
+        "                          part two",
+        "  And more of it.",
+    ])
+    read = parse_granule(_granule(body, "Senate", "S720"), "CREC-1997-01-28-pt1-PgS720")
+    assert [d.text for d in read.documents] == [
+        "Mr. President, first.", "Mr. President, second.\npart two\nAnd more of it."]
 
 
 # --------------------------------------------------------------------------------------------

@@ -65,8 +65,8 @@ def stated_figures(sentence: str, question: str = "") -> tuple[int, int]:
     earlier value ("up from 4.8 per cent"). A figure the question itself gives ("Deborah
     James, who has died aged 40") is not an answer to it and counts as neither, nor does one
     that is not money when a sum of money is asked for, nor a count when a rate is, nor a sum
-    of money or a share when things are counted ("How many times was Bank Rate cut?" is not answered by "cut to 5 per
-    cent")."""
+    of money or a share when things are counted ("How many times was Bank Rate cut?" is not
+    answered by "cut to 5 per cent")."""
     given = _given(question) if question else ()
     money = money_asked(question) if question else False
     things = bool(question) and _counts_things(question)

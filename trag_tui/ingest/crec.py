@@ -293,7 +293,7 @@ def _turns(lines: list[str], page: str, known: Callable[[str], bool]) -> tuple[s
             current = None  # until the next paragraph shows whose it is
             continue
         heading_done = True
-        resume, held = held, None
+        resume, under, held, heads = held, heads, None, []
         if indent == 2:  # a paragraph starts
             quote_indent = 0
             m = _LABEL.match(stripped) or _LOOSE_LABEL.match(stripped)
@@ -307,8 +307,7 @@ def _turns(lines: list[str], page: str, known: Callable[[str], bool]) -> tuple[s
                 current = None
             elif resume is not None:
                 current = resume
-                current.lines.extend(heads)
-        heads = []
+                current.lines.extend(under)
         if current is None:  # text nobody is speaking: procedure, clerk readings, printed material
             unspoken += len(stripped.split())
             continue
