@@ -6,7 +6,13 @@ from dataclasses import replace
 
 import pytest
 
-from trag_tui.answering.facts import names_speaker, office_holder, person_names
+from trag_tui.answering.facts import (
+    names_speaker,
+    office_holder,
+    office_words,
+    person_names,
+    speaks_as_asked,
+)
 from trag_tui.answering.kind import (
     agrees,
     answer_type,
@@ -320,6 +326,28 @@ def test_one_holder_or_holders_whose_dates_overlap_are_no_succession():
     # a question asking for no office, or no person, has no holders
     assert succession("Who spoke about growth in 2022?", ranked, "person") == []
     assert succession(q, ranked, "number") == []
+
+
+def test_the_noun_a_which_question_opens_with_is_the_kind_of_answer_not_the_office():
+    q = "Which minister was Health Secretary in November 2013?"
+    brown = Source(1, "pm", "2010-03-24", "Engagements", "Gordon Brown", "As Prime Minister I "
+                   "have made it clear.", score=0.9, role="The Prime Minister")
+    hunt = Source(2, "hs", "2013-11-27", "NHS", "Jeremy Hunt", "As Health Secretary I have "
+                  "announced £250 million.", score=0.8, role="Secretary of State for Health")
+    assert not speaks_as_asked(office_words(q), brown)
+    assert speaks_as_asked(office_words(q), hunt)
+    assert speaks_as_asked(office_words("Who was Prime Minister in March 2010?"), brown)
+
+
+def test_an_office_is_held_as_of_the_day_it_is_said_not_in_a_period_spoken_of():
+    q = "Who was Prime Minister in 2022?"
+    ranked = rank(q, PM_2022, mode="hard_filter", embedder=HashEmbedder())
+    year = (dt.date(2022, 1, 1), dt.date(2022, 12, 31))
+    assert len(succession(q, ranked, "person", period=year)) == 3
+    # asked of March, the autumn's sources (found because they speak of "this year") name
+    # later holders: the one holder of March is no succession
+    march = (dt.date(2022, 3, 1), dt.date(2022, 3, 31))
+    assert succession(q, ranked, "person", period=march) == []
 
 
 def test_a_figure_the_question_gives_is_not_the_answer():

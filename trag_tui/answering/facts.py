@@ -201,6 +201,14 @@ def role_match(question_words: set[str], role: str) -> bool:
     return bool(words & en.OFFICE_STEMS & question_words) and bool((words - en.FORMAL) & question_words)
 
 
+def office_words(question: str) -> set[str]:
+    """The question's words that may name the office it asks about: not the noun a "which"
+    or "what" question opens with, which names the kind of answer ("Which minister was Health
+    Secretary in November 2013?" is not asked of a Prime Minister)."""
+    kinds = {m.group(1) for m in en.KIND_NOUN.finditer(question)}
+    return content_words(question) - content_words(" ".join(kinds))
+
+
 def speaks_as_asked(question_words: set[str], source: Source) -> bool:
     """Is the source a speech by someone in the office the question asks about?"""
     return bool(source.speaker) and role_match(question_words, source.role or "")
@@ -211,7 +219,7 @@ def office_holder(text: str, question: str) -> tuple[str, str] | None:
     office as the text words it: ("Nadhim Zahawi", "Chancellor") from "The Chancellor, my right
     hon. Friend the Member for Stratford-on-Avon (Nadhim Zahawi), has said…". A name the
     question gives already is not an answer to it."""
-    question_words = content_words(question)
+    question_words = office_words(question)
     for name in new_names(text, question):
         at = text.find(name)
         before = en.TO_HOLDER.sub("", text[max(0, at - 160):at])

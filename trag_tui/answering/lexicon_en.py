@@ -91,6 +91,10 @@ TO_HOLDER = re.compile(r"(?:,\s*)?(?:my\s+(?:right\s+)?hon(?:ourable)?\.?\s+(?:a
                         r"(?:[^(),]|\([^()]*\))*?)?\s*\(?\s*$", re.I)
 OFFICE_BEFORE = re.compile(rf"((?:[A-Z][\w'’-]+ ){{0,3}}(?:{'|'.join(OFFICE_NOUNS.title().split())})"
                             r"(?: (?:of|for|the|and|[A-Z][\w'’-]+,?))*?)$")
+# The noun a "which" or "what" question opens with names the kind of answer, not the office
+# asked about: "Which minister was Health Secretary in November 2013?"
+KIND_NOUN = re.compile(r"\b(?:which|what)\s+([\w'’-]+)\s+(?:was|is|were|are|did|does|do|has|"
+                       r"have|had|will|would|could|can)\b", re.I)
 # An office of something ("Secretary of State for …") that ends on a joining word runs on into
 # the capitalised words after it: "…for Energy Security and Net Zero"
 TITLE_GOES_ON = re.compile(r"\b(?:of|for)\b.*\b(?:of|for|the|and)$")

@@ -31,6 +31,7 @@ from .facts import (
     names_speaker,
     new_names,
     office_holder,
+    office_words,
     speaks_as_asked,
     surname,
 )
@@ -76,7 +77,8 @@ def choose(q, mode: str, ranked: Sequence[Candidate], sources: list[Source],
 
     An office asked about over a period may have changed hands in it: each holder is quoted."""
     question = q.semantic_query or q.question
-    turns = succession(q.question, ranked, kind, cuts) if mode == "hard_filter" else []
+    turns = succession(q.question, ranked, kind, cuts, (q.start, q.end)) \
+        if mode == "hard_filter" else []
     holders = [name for c in turns if (name := holder(c, q.question))]
     spans = {period_label(a, b): (a, b) for a, b in getattr(q, "periods", None) or ()} \
         if mode == "comparison" else {}
@@ -232,7 +234,7 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
             # the office rules, without them: the sample 21 -> 20
             if kind == "person" and content_words(full) & en.OFFICE_STEMS:
                 typed = [c for c in typed if office_holder(c.sentence, full) is not None
-                         or speaks_as_asked(content_words(full), c.source)]
+                         or speaks_as_asked(office_words(full), c.source)]
             if kind == "person":  # salience, without it: RealTimeQA 228 -> 227
                 # Of the source's good sentences that name someone, the one naming whom the
                 # source talks about most: a tribute says "Verlie" ten times, "Las Vegas" once.
@@ -322,7 +324,7 @@ def quoted_answer(question: str, picks: Sequence[Candidate], *, kind: str | None
 def holds(c: Candidate, question: str, kind: str | None) -> bool:
     """Does the sentence hold what the answer type asks for?"""
     if kind == "person" and not names_speaker(question, c.source) \
-            and speaks_as_asked(content_words(question), c.source):
+            and speaks_as_asked(office_words(question), c.source):
         return True  # the speaker, in the office asked about
     return gives(kind, c.sentence, question, c.source.date)
 
@@ -333,14 +335,15 @@ def holds(c: Candidate, question: str, kind: str | None) -> bool:
 def holder(c: Candidate, question: str) -> str | None:
     """Whom a sentence gives the office the question asks about: its speaker, speaking in that
     office, or the person it names as holding it."""
-    if not names_speaker(question, c.source) and speaks_as_asked(content_words(question), c.source):
+    if not names_speaker(question, c.source) and speaks_as_asked(office_words(question), c.source):
         return c.source.speaker
     found = office_holder(c.sentence, question) if c.sentence else None
     return found[0] if found else None
 
 
 def succession(question: str, ranked: Sequence[Candidate], kind: str | None,
-               cuts: Cuts | None = None) -> list[Candidate]:
+               cuts: Cuts | None = None,
+               period: tuple[dt.date | None, dt.date | None] = (None, None)) -> list[Candidate]:
     """The holders of an office asked about over a period, when the period's sources give it
     to several people in turn: the best sentence of each, in date order; else [].
 
@@ -350,14 +353,19 @@ def succession(question: str, ranked: Sequence[Candidate], kind: str | None,
     succession only when their dates do not overlap (each holder's sources all dated before
     the next one's), so a passing mention of a predecessor, or another country's prime minister
     on the same day, leaves the single answer as it was. Sentences under the period floor's
-    share of the best one are not read.
+    share of the best one are not read, nor those published outside the `period` asked about:
+    who holds an office is told as of the day it is said, and Shabana Mahmood "speaking as
+    Home Secretary" in November 2025 (found because she speaks of "this year") held no office
+    in May.
     """
     if kind != "person" or not ranked or not content_words(question) & en.OFFICE_STEMS:
         return []
     best: dict[str, Candidate] = {}
     days: dict[str, list[str]] = {}
+    lo, hi = period
     for c in ranked:
-        if off_subject(c, ranked, cuts) or not c.source.date:
+        day = iso_day(c.source.date)
+        if off_subject(c, ranked, cuts) or day is None or (lo and day < lo) or (hi and day > hi):
             continue
         name = holder(c, question)
         if not name:
@@ -531,7 +539,7 @@ def render_pick(c: Candidate, question: str, kind: str | None,
         # the headline alone: "cnn.com [1] (12 July 2022), headline: “…”"
         return f"{cited}, headline: {_quote(_one_line(c.headline))}{after}"
     under = f", under the headline {_quote(_one_line(c.headline))}" if c.headline else ""
-    if kind == "person" and speaks_as_asked(content_words(question), s):
+    if kind == "person" and speaks_as_asked(office_words(question), s):
         office = en.THE_OPENING.sub("", role)  # "speaking as Prime Minister"
         head = f"{speaker}, speaking as {office}" + (f" on {when}" if when else "")
         return f"{head} [{s.number}]{under}: {_quote(c.sentence)}{after}"

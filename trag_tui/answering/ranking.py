@@ -32,7 +32,7 @@ from ..text.sentences import runs
 from ..text.words import STOPWORDS, content_words
 from . import lexicon_en as en
 from .events import EvidenceLine
-from .facts import names_speaker, quantities, speaker_names, speaks_as_asked
+from .facts import names_speaker, office_words, quantities, speaker_names, speaks_as_asked
 from .kind import answer_type, asked, asked_period, counted, counts, gives, stated_figures
 from .sources import Source
 
@@ -314,7 +314,8 @@ def featured(question: str, sources: Sequence[Source], *, mode: str | None = Non
     # Who said it is part of the question: "What did the Chancellor say…", "What did Senator
     # Lott say…". When some source is theirs, the others' sentences are not the answer.
     named = {id(s) for s in sources if names_speaker(question, s)}
-    theirs = named | {id(s) for s in sources if speaks_as_asked(qwords, s)}
+    office = office_words(full)
+    theirs = named | {id(s) for s in sources if speaks_as_asked(office, s)}
     gist = kind is None and bool(theirs) and not _topic(qwords, sources, theirs)
     if gist:
         topic = set()  # naming only who: "The ONS continues to advise…" shares no subject
