@@ -372,7 +372,7 @@ def succession(question: str, ranked: Sequence[Candidate], kind: str | None,
             continue
         key = surname(name)
         best.setdefault(key, c)
-        days.setdefault(key, []).append(c.source.date[:10])
+        days.setdefault(key, []).append(day.isoformat())
     if len(best) < 2:
         return []
     spans = sorted((min(d), max(d), key) for key, d in days.items())
