@@ -58,7 +58,7 @@ from trag_tui.storage.index import open_index  # noqa: E402
 from trag_tui.text.labels import day_label  # noqa: E402
 
 # the sets with answer keys
-QUESTIONS = {name: QUESTION_SETS[name] for name in ("sample", "realtimeqa", "locomo")}
+QUESTIONS = {name: QUESTION_SETS[name] for name in ("sample", "sample_second", "realtimeqa", "locomo")}
 LOCOMO_CATEGORIES = ("temporal", "single-hop")
 
 
@@ -89,7 +89,10 @@ def norm(text: str) -> str:
 
 def holds(text: str, gold: str) -> bool:
     """Does `text` contain `gold` as whole words? A number is whole too: "$4" is not in
-    "$4.96", nor "15" in "15.50"."""
+    "$4.96", nor "15" in "15.50". A key of parts ("3.4% | 4.6%", a comparison's figure for
+    each period) is held when every part is."""
+    if " | " in gold:
+        return all(holds(text, part) for part in gold.split(" | "))
     g = norm(gold)
     return bool(g) and re.search(r"(?<![\w.])" + re.escape(g) + r"(?!\w|\.\d)", norm(text)) is not None
 
@@ -194,7 +197,7 @@ def load_questions(name: str, path: Path) -> list[dict]:
     out = []
     for r in rows:
         when = r.get("as_of") or r.get("question_date")
-        if name == "sample":
+        if name in ("sample", "sample_second"):
             if not r.get("key"):
                 continue
             golds = [r["key"]]
@@ -361,7 +364,7 @@ def run_set(name: str, db: Path, pipelines: list[str], records, limit: int | Non
 def set_arguments(ap: argparse.ArgumentParser) -> None:
     """The options every answer bench takes: its question sets, records, cache and summary."""
     ap.add_argument("--set", action="append", default=[], metavar="NAME=INDEX",
-                    help="a question set (sample, realtimeqa, locomo) and its index file")
+                    help="a question set (sample, sample_second, realtimeqa, locomo) and its index file")
     ap.add_argument("--records", type=argparse.FileType("w"), help="per-question JSONL")
     ap.add_argument("--retrieval-cache", type=Path, metavar="FILE",
                     help="reuse (or first store) each question's sources: re-measure answer "

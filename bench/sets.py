@@ -10,6 +10,9 @@ REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared" / "corpora"
 QUESTION_SETS = {
     "sample": REPO / "sample_corpus" / "questions.jsonl",
+    # a second set of keys on the sample corpus, written from its documents by a pass that did
+    # not run the engine (a comparison's key names each period's figure: "3.4% | 4.6%")
+    "sample_second": REPO / "bench" / "sample_second_keys.jsonl",
     "realtimeqa": SHARED / "realtimeqa" / "qa.jsonl",
     "locomo": SHARED / "locomo" / "qa.jsonl",
     "beige": REPO / "bench" / "beige_book_questions.jsonl",

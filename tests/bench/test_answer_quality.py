@@ -23,3 +23,9 @@ def test_an_evolution_answers_block_labels_are_no_unsupported_names():
               "Newer sources: Gina [9] (13 June 2023): “I made a video for Zara.”")
     sources = "I found a new fashion piece. I made a video."
     assert unsupported_terms(answer, sources, "When did Gina make a video?") == ["zara"]
+
+
+def test_a_comparisons_key_is_held_only_when_each_periods_figure_is():
+    answer = "June 2010: CPI was 3.4 per cent. November 2023: CPI was 4.6 per cent."
+    assert holds(answer, "3.4% | 4.6%")
+    assert not holds("June 2010: CPI was 3.4 per cent.", "3.4% | 4.6%")
