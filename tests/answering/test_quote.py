@@ -415,6 +415,11 @@ def test_a_rate_asked_for_is_not_answered_by_a_count():
         == (1, 0)
     assert stated_figures("There were 1.96 million unemployed people.",
                           "How many people were unemployed in November 2014?") == (1, 0)
+    # another rate than the one asked is no answer, though the report on it states it
+    q = "What was the inflation rate in October 2011?"
+    assert stated_figures("Bank Rate has been held at 0.5 per cent since March 2009.", q) == (0, 1)
+    assert stated_figures("CPI inflation rises to 5.2 per cent", q) == (1, 0)
+    assert stated_figures("Bank Rate held at 4 per cent.", "What is Bank Rate now?") == (1, 0)
 
 
 def test_for_a_period_asked_about_the_sentence_that_speaks_of_it_ranks_first():

@@ -60,6 +60,23 @@ def rate_asked(question: str) -> bool:
     return en.RATE.search(asked(question)) is not None
 
 
+@lru_cache(maxsize=64)
+def rate_measure(question: str) -> frozenset[str]:
+    """What the rate asked for measures: "inflation" in "What was the inflation rate…?"."""
+    m = en.RATE.search(asked(question))
+    return frozenset(content_words(m.group(1))) if m else frozenset()
+
+
+def other_rate(sentence: str, question: str) -> bool:
+    """Does the sentence state another rate than the one asked, and not the one asked? "Bank
+    Rate has been held at 0.5 per cent" gives no inflation rate, though a report on
+    inflation says it."""
+    measure = rate_measure(question)
+    if not measure or measure & content_words(sentence):
+        return False
+    return any(content_words(m.group(1)) - measure for m in en.NAMED_RATE.finditer(sentence))
+
+
 def stated_figures(sentence: str, question: str = "") -> tuple[int, int]:
     """How many figures a sentence states as a level, and how many it hedges or gives as an
     earlier value ("up from 4.8 per cent"). A figure the question itself gives ("Deborah
@@ -86,6 +103,8 @@ def stated_figures(sentence: str, question: str = "") -> tuple[int, int]:
             and (q.unit in ("%", "pt", "bp") or q.money or not rate)
 
     found = [q for q in quantities(sentence) if wanted(q)]
+    if rate and other_rate(sentence, question):
+        return 0, len(found)  # the level of another rate than the one asked
     then = en.THEN.match(sentence)
     if then and then.group(1).lower() not in question.lower():
         return 0, len(found)  # "Back then, the agency estimated $233,610": an earlier value

@@ -163,7 +163,9 @@ SHARE = re.compile(r"\b(?:what|which) (?:share|percentage|proportion)\b|\bwhat p
                     r"\bby (?:what|how many) (?:percentage|per ?cent|%)", re.I)
 # "What was the unemployment rate…?" asks for a rate (a percentage, basis points, a sum per
 # unit), not a count: "1.96 million unemployed people" is no rate
-RATE = re.compile(r"\b(?:what|which) (?:was|is|were|are)? ?(?:the )?(?:[\w-]+ ){0,3}rates?\b", re.I)
+RATE = re.compile(r"\b(?:what|which) (?:was|is|were|are)? ?(?:the )?((?:[\w-]+ ){0,3})rates?\b", re.I)
+# A rate a sentence names by what it measures ("Bank Rate", "the unemployment rate")
+NAMED_RATE = re.compile(r"\b([\w-]+) rates?\b", re.I)
 # A measured quantity set against itself over time ("Compare Bank Rate in August 2024 and
 # November 2025", "How has inflation changed since 2022?") is answered by its levels.
 OVER_TIME = re.compile(
