@@ -142,7 +142,8 @@ def person_names(sentence: str) -> list[str]:
                 continue
         # The name is the run's end after a title ("Associate Justice Stephen Breyer", "Senate
         # Majority Leader Chuck Schumer"), or the whole run when no office or body is in it.
-        title = en.OFFICE_BEFORE.search(sentence[max(0, m.start() - 160):m.start()].rstrip())
+        before = sentence[max(0, m.start() - 160):m.start()].rstrip()
+        title = en.OFFICE_BEFORE.search(before) if en.ENDS_JOINED.search(before) else None
         if title is not None and en.TITLE_GOES_ON.search(title.group(1)):
             continue  # "Secretary of State for Energy Security and Net Zero": the office's words
         bare = [re.sub(r"['’]s?$", "", w.lower()) for w in words]  # "Court's" is "court"

@@ -97,7 +97,9 @@ KIND_NOUN = re.compile(r"\b(?:which|what)\s+([\w'’-]+)\s+(?:was|is|were|are|di
                        r"have|had|will|would|could|can)\b", re.I)
 # An office of something ("Secretary of State for …") that ends on a joining word runs on into
 # the capitalised words after it: "…for Energy Security and Net Zero"
-TITLE_GOES_ON = re.compile(r"\b(?:of|for)\b.*\b(?:of|for|the|and)$")
+_JOINED = r"\b(?:of|for|the|and)$"
+ENDS_JOINED = re.compile(_JOINED)  # what any such office ends on: tried first, it is cheap
+TITLE_GOES_ON = re.compile(r"\b(?:of|for)\b.*" + _JOINED)
 QUALIFIED = re.compile(rf"\b([\w'’-]+)\s+(?:{'|'.join(OFFICE_NOUNS.split())})\b", re.I)
 # A sentence whose subject is a pronoun, after at most a short opening phrase ("Tuesday night,")
 # A determiner before an office a text names ("The Chancellor, …"): not part of the office

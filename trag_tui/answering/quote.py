@@ -361,7 +361,7 @@ def succession(question: str, ranked: Sequence[Candidate], kind: str | None,
     if kind != "person" or not ranked or not content_words(question) & en.OFFICE_STEMS:
         return []
     best: dict[str, Candidate] = {}
-    days: dict[str, list[str]] = {}
+    days: dict[str, list[dt.date]] = {}
     lo, hi = period
     for c in ranked:
         day = iso_day(c.source.date)
@@ -372,7 +372,7 @@ def succession(question: str, ranked: Sequence[Candidate], kind: str | None,
             continue
         key = surname(name)
         best.setdefault(key, c)
-        days.setdefault(key, []).append(day.isoformat())
+        days.setdefault(key, []).append(day)
     if len(best) < 2:
         return []
     spans = sorted((min(d), max(d), key) for key, d in days.items())
