@@ -44,7 +44,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from bench.sets import QUESTION_SETS  # noqa: E402
+from bench.sets import KEYED, QUESTION_SETS  # noqa: E402
 from bench.whole_prompt import CitationFilter, build_context  # noqa: E402
 from trag_tui.answering.events import Done  # noqa: E402
 from trag_tui.answering.facts import names, quantities  # noqa: E402
@@ -58,7 +58,7 @@ from trag_tui.storage.index import open_index  # noqa: E402
 from trag_tui.text.labels import day_label  # noqa: E402
 
 # the sets with answer keys
-QUESTIONS = {name: QUESTION_SETS[name] for name in ("sample", "sample_second", "realtimeqa", "locomo")}
+QUESTIONS = {name: QUESTION_SETS[name] for name in (*KEYED, "realtimeqa", "locomo")}
 LOCOMO_CATEGORIES = ("temporal", "single-hop")
 
 
@@ -197,7 +197,7 @@ def load_questions(name: str, path: Path) -> list[dict]:
     out = []
     for r in rows:
         when = r.get("as_of") or r.get("question_date")
-        if name in ("sample", "sample_second"):
+        if name in KEYED:
             if not r.get("key"):
                 continue
             golds = [r["key"]]
@@ -364,7 +364,7 @@ def run_set(name: str, db: Path, pipelines: list[str], records, limit: int | Non
 def set_arguments(ap: argparse.ArgumentParser) -> None:
     """The options every answer bench takes: its question sets, records, cache and summary."""
     ap.add_argument("--set", action="append", default=[], metavar="NAME=INDEX",
-                    help="a question set (sample, sample_second, realtimeqa, locomo) and its index file")
+                    help=f"a question set ({', '.join(QUESTIONS)}) and its index file")
     ap.add_argument("--records", type=argparse.FileType("w"), help="per-question JSONL")
     ap.add_argument("--retrieval-cache", type=Path, metavar="FILE",
                     help="reuse (or first store) each question's sources: re-measure answer "
