@@ -454,3 +454,43 @@ def test_a_read_only_file_from_before_that_index_finds_the_same_chunks(tmp_path)
     writer = open_index(old, index.settings, write=True)  # writable: it gains the index
     assert "COVERING INDEX chunks_searchable_document" in _scope_query_plan(writer.conn, scope.facet_ids)
     writer.close()
+
+
+def _lords_rows():
+    rows = []
+    for day in range(12, 16):
+        rows.append({"id": f"howe:{day}", "date": f"2009-10-{day}", "title": "House of Lords: Health",
+                     "source": "Earl Howe",
+                     "text": "My Lords, hospitals need more nurses, as Earl Howe has long argued. "
+                             "Lord Howe said so again and Howe will say it once more."})
+        for i in range(3):
+            rows.append({"id": f"other:{day}:{i}", "date": f"2009-10-{day}",
+                         "title": "House of Commons: Schools", "source": f"Member {chr(65 + i)}",
+                         "text": f"Many schools opened {i + 3} new classrooms and hired teachers."})
+    return rows
+
+
+def test_one_word_stands_for_a_name_only_as_the_name_writes_it(tmp_path):
+    """"How" and "Howe" share the index's stem; "How many…" names no one."""
+    index = _build(tmp_path, _lords_rows())
+    try:
+        fi = facet_index(index)
+        assert fi.scope("How many new classrooms did schools open?") is None
+        named = fi.scope("What did Howe say about hospitals?")
+        assert named is not None and named.names == ("Earl Howe",)
+    finally:
+        index.close()
+
+
+def test_a_named_source_with_nothing_in_the_period_leans_instead_of_emptying_it(beige):
+    """The Philadelphia Fed has no report of 20 March 2020, but other reports were published
+    that day: the answer must not say the day holds no documents."""
+    q = "What did the Philadelphia Fed report about tourism on 20 March 2020?"
+    res = search(beige, q, as_of=AS_OF, k=3, halt=False)
+    assert res.hits and not res.empty_reason
+    assert res.scope is not None and not res.scope.filter
+    assert {h.date for h in res.hits} == {"2020-03-20"}
+    # a day with nothing published at all is still said to be empty
+    none = search(beige, "What did the Philadelphia Fed report about tourism on 21 March 2020?",
+                  as_of=AS_OF, k=3, halt=False)
+    assert not none.hits and "no documents" in none.empty_reason

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -94,6 +95,12 @@ def document_names(title: str, speaker: str, meta: dict) -> list[tuple[str, str]
     for kind, name in out:
         unique.setdefault(name, (kind, name))
     return list(unique.values())
+
+
+def _folded(word: str) -> str:
+    """A word lower-cased and without its accents, as the index's tokenizer reads it."""
+    return "".join(c for c in unicodedata.normalize("NFKD", word.lower())
+                   if not unicodedata.combining(c))
 
 
 def name_parts(name: str) -> list[str]:
@@ -338,7 +345,17 @@ class FacetIndex:
                 key = tuple(w for w in part if w is not None)
                 if len(key) < len(part) or key not in self.aliases:
                     continue
-                matched.append((" ".join(words[i:i + n]), self.aliases[key]))
+                fids = self.aliases[key]
+                if n == 1:
+                    # one word stands for a name only as the name writes it (or with an "s":
+                    # "Johns's"): "How" shares the stem of "Earl Howe", and "How many…" names
+                    # no one
+                    word = _folded(words[i])
+                    fids = [f for f in fids if {word, word[:-1] if word.endswith("s") else word}
+                            & self._name_words(f)]
+                    if not fids:
+                        continue
+                matched.append((" ".join(words[i:i + n]), fids))
                 i += n
                 break
             else:
@@ -366,6 +383,9 @@ class FacetIndex:
         wider = max(self.counts[f] for f in found) > max(self.counts[f] for f in narrow)
         return Scope(tuple(sorted(found)), tuple(names), tuple(mentions),
                      bool(_REPORTING.search(question)), narrow_ids if wider else ())
+
+    def _name_words(self, fid: int) -> set[str]:
+        return {_folded(w) for w in _WORD.findall(self.names[fid])}
 
     def names_of(self, document_id: int) -> list[str]:
         """The names of one document's facets: its speaker, its source, what it belongs to."""

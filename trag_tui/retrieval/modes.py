@@ -498,7 +498,16 @@ def search(index: Index, question: str | Any, *, as_of: dt.date | None = None, k
         "hard_filter": _point_in_time, "decay": _decay, "evolution": _evolution,
         "comparison": _comparison, "hybrid": _hybrid, "blind": _blind,
     }[chosen]
-    return replace(run(retriever.scoped(scope), tq, k, settings, halt), reason=reason, scope=scope)
+    res = run(retriever.scoped(scope), tq, k, settings, halt)
+    if not res.hits and scope is not None and scope.filter:
+        # Nothing of the named source's in the period is no reason to say the period holds
+        # nothing: "a Scottish Parliament written answer on 30 October 2009" names a debate
+        # heading's facet that the written answers do not carry. The scope leans instead.
+        leaning = replace(scope, filter=False)
+        again = run(retriever.scoped(leaning), tq, k, settings, halt)
+        if again.hits:
+            res, scope = again, leaning
+    return replace(res, reason=reason, scope=scope)
 
 
 def _finish(tq, mode: str, ranked: scoring.Ranked, info, parts, agree: float, k: int,
