@@ -1498,3 +1498,66 @@ def test_which_figures_date_a_line_to_another_time(q, period, said, line, flagge
     span = (dt.date.fromisoformat(period[0]), dt.date.fromisoformat(period[1]))
     sources = [Source(1, "d1", said, "News", "", line, score=0.9)]
     assert figure_elsewhen(quoted_for(q, sources, span, "number"), "number", *span) is flagged
+
+
+def _cleveland(date: str, line: str, number: int, score: float) -> Candidate:
+    source = Source(number, f"cl:{date}", date, "Beige Book: Federal Reserve Bank of Cleveland",
+                    "Federal Reserve Bank of Cleveland", line, score=score)
+    return Candidate(source, line, score, 3)
+
+
+def test_the_latest_reports_are_quoted_from_the_newest_one_on_the_subject():
+    q = parse("What do the latest reports say about auto dealer sales in the Cleveland district?",
+              dt.date(2020, 6, 1))
+    march = _cleveland("2020-03-04", "Auto dealers reported strong sales thanks to elevated "
+                       "consumer confidence and low interest rates.", 1, 1.5)
+    may = _cleveland("2020-05-27", "One auto dealer reported that the impact of COVID-19 has been "
+                     "unprecedented, with total sales down 55 percent year over year.", 2, 1.37)
+    off = _cleveland("2020-05-27", "Manufacturers said demand for steel was weak in the spring.",
+                     3, 1.4)
+    september = _cleveland("2019-09-04", "Auto dealers reported solid sales in July.", 4, 1.41)
+    ranked = [march, september, off, may]
+    sources = [c.source for c in ranked]
+    text = choose(q, "decay", ranked, sources, [], kind=None).text
+    assert text.startswith("Federal Reserve Bank of Cleveland [2]") and "55 percent" in text
+    assert "strong sales" not in text and "steel" not in text
+    # a newer line on none of the subject does not lead; far below the best, nor does one on it
+    assert choose(q, "decay", [march, off], sources, [], kind=None).text.startswith(
+        "Federal Reserve Bank of Cleveland [1]")
+    low = replace(may, score=1.0)
+    assert "[1]" in choose(q, "decay", [march, low], sources, [], kind=None).text.split(":")[0]
+    # news leans to the fresh report in its own ranking: its order is kept
+    news = [replace(c, source=replace(c.source, title=f"Autos {c.source.number} | CNN")) for c in
+            (march, may)]
+    headlined = [*news, Candidate(news[0].source, "Car sales slow", 1.2, HEADLINE)]
+    assert choose(q, "decay", headlined, [c.source for c in news], [],
+                  kind=None).picks[0].source.number == 1
+
+
+def test_a_speaker_recorded_by_office_and_name_is_read_as_both():
+    from trag_tui.answering.sources import labelled
+
+    assert labelled("The Cabinet Secretary for Education and Lifelong Learning (Fiona Hyslop)",
+                    "") == ("Fiona Hyslop", "Cabinet Secretary for Education and Lifelong Learning")
+    # a constituency and a party, a district, or an office already recorded are left as they are
+    assert labelled("Ken Macintosh (Eastwood) (Lab)", "") == ("Ken Macintosh (Eastwood) (Lab)", "")
+    assert labelled("Federal Reserve Bank of Atlanta (Sixth District)", "") == (
+        "Federal Reserve Bank of Atlanta (Sixth District)", "")
+    assert labelled("The Minister for Health (Ann Smith)", "Minister for Health") == (
+        "The Minister for Health (Ann Smith)", "Minister for Health")
+    name, role = labelled("The Minister for Public Health and Sport (Shona Robison)", "")
+    source = Source(1, "a", "2009-10-29", "Scottish Parliament: H1N1", name, "…", role=role)
+    question = "Which minister for public health made the statement on H1N1 on 29 October 2009?"
+    assert speaks_as_asked(office_words(question), source) and not names_speaker(question, source)
+
+
+def test_an_older_source_is_no_second_answer_to_a_current_question():
+    q = "What is the latest on the baby formula shortage?"
+    line = "Many stores still have empty shelves where baby formula was once plentiful."
+    best = Candidate(Source(1, "a", "2022-07-21", "Formula", "", line, score=0.9), line, 1.0, 0)
+    said = "Baby formula shortages have left parents searching several stores for supplies."
+    for date, mode, joins in [("2022-06-28", "decay", False), ("2022-06-28", "hybrid", True),
+                              ("2022-07-21", "decay", True)]:
+        two = Source(2, "b", date, "Formula", "", said, score=0.8)
+        picks = extract(q, [best, Candidate(two, said, 0.95, 0)], mode=mode)
+        assert (two in [c.source for c in picks]) is joins, (date, mode)

@@ -82,6 +82,9 @@ OTHER_OFFICE = content_words("shadow deputy former vice junior assistant under p
 # Secretary of State for the Home Department" is the Home Secretary, "Secretary of State for
 # Foreign, Commonwealth and Development Affairs" the Foreign Secretary.
 OFFICE_STEMS = content_words(OFFICE_NOUNS)
+# A speaker recorded by office and name: "The Cabinet Secretary for Education and Lifelong
+# Learning (Fiona Hyslop)", as the Scottish Parliament and the Northern Ireland Assembly name them
+LABELLED_SPEAKER = re.compile(r"^(?:the\s+)?(?P<office>[^()]+?)\s*\((?P<name>[^()]+)\)\s*$", re.I)
 FORMAL = OFFICE_STEMS | content_words("state department affairs office")
 # What stands between an office and its holder's name: "the Chancellor, my right hon. Friend
 # the Member for Stratford-on-Avon (Nadhim Zahawi)", "the Chancellor of the Exchequer, George
@@ -197,6 +200,9 @@ NOT_TOPIC = frozenset(content_words(
 # position on Israel and Gaza evolve?" is about Israel and Gaza.
 NOT_SUBJECT = content_words("uk british britain government parliament house commons " +
                              MEASURE_WORDS)
+# Words asking for the present state say when, not what about ("What book did John recently
+# finish…" is not about lines saying "recently")
+NOW_WORDS = content_words("latest recent recently current currently now nowadays presently today")
 # Words of a question about change over time that say how it is asked, not what about.
 NOT_ABOUT = NOT_SUBJECT | content_words(
     "how has have did does the trend trends evolve evolved evolution develop developed change "

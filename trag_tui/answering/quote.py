@@ -85,6 +85,9 @@ def choose(q, mode: str, ranked: Sequence[Candidate], sources: list[Source],
     # a compared period with no source of its own still has a block: a line of another
     # period's source may speak of it
     groups = [g for g in dict.fromkeys([*spans, *(s.group for s in sources)]) if g]
+    if mode == "decay" and kind is None and not any(c.position == HEADLINE for c in ranked):
+        # a series' latest report first; news leans to the fresh report in its ranking already
+        ranked = newest_first(ranked, _topic_of(question, ranked), cuts)
     picks = turns or extract(question, ranked, mode=mode, kind=kind, groups=groups,
                              full=q.question, spans=spans, cuts=cuts)
     labels = {g: (g.capitalize() + " sources" if mode == "evolution" else g) for g in groups}
@@ -144,7 +147,7 @@ def _topic_of(question: str, ranked: Sequence[Candidate]) -> set[str]:
     speaker and title carry: inside the Chicago Fed's reports "Chicago" names whose report a
     line is, not what it is about (a line on "home furnace maintenance fees in the Chicago area"
     is no answer on wages)."""
-    about = content_words(question) - en.NOT_ABOUT - en.NOT_TOPIC - _WHEN
+    about = content_words(question) - en.NOT_ABOUT - en.NOT_TOPIC - _WHEN - en.NOW_WORDS
     sources = {id(c.source): c.source for c in ranked}.values()
     common = set.intersection(*(content_words(f"{s.speaker or ''} {s.title or ''}")
                                 for s in sources)) if sources else set()
@@ -216,7 +219,8 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
             picks.append(_giving(lines, full, kind, topic)[0])
         if picks:
             return picks
-    best = top = ranked[0]
+    top = ranked[0]
+    best = max(ranked, key=lambda c: c.score)  # the top one, unless the newest line leads
     picks = [top]
     # without it: RealTimeQA 228 -> 227 quoted answers hold the gold (ranker.py --ablate --hand)
     if kind == "person" and en.PRONOUN_SUBJECT.match(top.sentence):
@@ -285,9 +289,29 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
     # repeats a quoted line (without it: RealTimeQA's wrong choices 23 -> 24 of 459).
     if second is not None and second.score >= cuts.second_source * best.score \
             and (not about or about & content_words(second.source.passage)) \
-            and not another_time(second) and not any(repeats(second, p) for p in picks):
+            and not another_time(second) and not any(repeats(second, p) for p in picks) \
+            and not (mode == "decay" and (iso_day(second.source.date) or dt.date.min)
+                     < (iso_day(top.source.date) or dt.date.min)):
         picks.append(second)
     return picks
+
+
+def newest_first(ranked: Sequence[Candidate], topic: AbstractSet[str] = frozenset(),
+                 cuts: Cuts | None = None) -> list[Candidate]:
+    """The ranking with the newest source's best line first, of the lines nearly as good as the
+    best and on the `topic` asked about: what the latest reports say is what the newest one
+    says. "What do the latest reports say about auto dealer sales in the Cleveland district?"
+    asked in June 2020 is answered by May's "One auto dealer reported … total sales down 55
+    percent year over year", not March's "Auto dealers reported strong sales…", which is more
+    like the question's words. A newer line on none of it is no newer answer: "it's great when
+    you reach a goal" does not tell what book John finished rereading."""
+    cuts = cuts or ranker_cuts()
+    if not ranked:
+        return []
+    near = [c for c in ranked if c.score >= cuts.newest_near * ranked[0].score
+            and (topic & _line_words(c) or not topic & _line_words(ranked[0]))]
+    newest = max(near, key=lambda c: iso_day(c.source.date) or dt.date.min)
+    return [newest, *(c for c in ranked if c is not newest)]
 
 
 def repeats(a: Candidate, b: Candidate) -> bool:

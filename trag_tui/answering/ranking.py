@@ -102,6 +102,7 @@ class Cuts:
     named_near: float = 0.6  # a sentence naming whom the source is about, against the top one
     typed_elsewhere: float = 0.7  # another source's sentence giving what is asked
     second_source: float = 0.85  # a second source joins an open question's quote
+    newest_near: float = 0.85  # a series' newest line leads a current open question's quote
 
 
 @lru_cache(maxsize=1)

@@ -21,6 +21,8 @@ from ..models.generation import estimate_tokens
 from ..temporal.calendar import iso_day
 from ..text import sentences
 from ..text.labels import period_key, period_label
+from ..text.words import content_words
+from . import lexicon_en as en
 
 SOURCE_WINDOW = 320  # estimated tokens of each source's passage kept around its match
 GROUP_MODES = ("evolution", "comparison")  # the modes whose sources come in labelled blocks
@@ -400,7 +402,17 @@ def numbered(result, passages: Mapping[int, str], roles: Mapping[int, str] | Non
         group = label if result.mode in GROUP_MODES else None
         for h in hits:
             text, _ = window(clean(passages.get(h.chunk_id) or h.text), h.text, limit, count)
-            out.append(Source(len(out) + 1, h.doc_id, h.date, h.title, h.speaker, text,
-                              tuple(h.also), group or h.group, h.chunk_id, h.score,
-                              (roles or {}).get(h.chunk_id, "")))
+            speaker, role = labelled(h.speaker, (roles or {}).get(h.chunk_id, ""))
+            out.append(Source(len(out) + 1, h.doc_id, h.date, h.title, speaker, text,
+                              tuple(h.also), group or h.group, h.chunk_id, h.score, role))
     return out
+
+
+def labelled(speaker: str | None, role: str) -> tuple[str, str]:
+    """A speaker and the office they speak in, where the record names the office only in the
+    speaker's label: "The Minister for Public Health and Sport (Shona Robison)" is Shona
+    Robison, speaking as Minister for Public Health and Sport."""
+    m = en.LABELLED_SPEAKER.match(speaker or "")
+    if role or m is None or not content_words(m.group("office")) & en.OFFICE_STEMS:
+        return speaker or "", role
+    return m.group("name").strip(), m.group("office").strip()
