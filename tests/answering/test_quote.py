@@ -1561,3 +1561,19 @@ def test_an_older_source_is_no_second_answer_to_a_current_question():
         two = Source(2, "b", date, "Formula", "", said, score=0.8)
         picks = extract(q, [best, Candidate(two, said, 0.95, 0)], mode=mode)
         assert (two in [c.source for c in picks]) is joins, (date, mode)
+
+
+def test_a_question_gives_no_answer_of_any_kind():
+    q = "When are resurfacing works on the Kessock Bridge planned to start?"
+    asked = ("To ask the Scottish Executive whether it plans to resurface the Kessock Bridge "
+             "before 2012 and, if so, when the work will start.")
+    reply = "Resurfacing works are planned to start in March 2011 at the earliest."
+    assert not gives("date", asked, q) and gives("date", reply, q)
+    assert not gives("person", "Will Liz Truss be the next prime minister?", "Who will lead?")
+    assert gives(None, asked, q)  # an open question's excerpt may still quote it
+    question = Candidate(Source(1, "q", "2009-10-30", "Kessock Bridge", "David Stewart", asked),
+                         asked, 1.0, 0)
+    answer = Candidate(Source(2, "r", "2009-10-30", "Kessock Bridge", "Stewart Stevenson", reply),
+                       reply, 0.9, 0)
+    picks = extract(q, [question, answer], mode="hard_filter")
+    assert answer in picks

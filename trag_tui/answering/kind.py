@@ -182,7 +182,11 @@ def _new_places(text: str, question: str) -> set[str]:
 def gives(kind: str | None, text: str, question: str, said_on: str | None = None) -> bool:
     """Does a text give what the answer type asks for: a person the question does not name
     already, a figure stated as a level, a date? A time told relative to the day it was said
-    ("last week", "two years ago") is a date once that day is known."""
+    ("last week", "two years ago") is a date once that day is known. A question gives none:
+    "To ask the Scottish Executive whether it plans to resurface the Kessock Bridge before
+    2012…" names a year, and its answer the day the work starts."""
+    if kind is not None and en.ASKS.search(text):
+        return False
     if kind == "person":
         return bool(new_names(text, question))
     if kind == "place":
