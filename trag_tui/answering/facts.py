@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
@@ -190,7 +191,7 @@ def names_speaker(question: str, source: Source) -> bool:
                for name in speaker_names(source))
 
 
-def role_match(question_words: set[str], role: str) -> bool:
+def role_match(question_words: AbstractSet[str], role: str) -> bool:
     """Is `role` (a speaker's role, an office a sentence names) the office the question asks
     about?"""
     words = content_words(role)
@@ -202,15 +203,17 @@ def role_match(question_words: set[str], role: str) -> bool:
     return bool(words & en.OFFICE_STEMS & question_words) and bool((words - en.FORMAL) & question_words)
 
 
-def office_words(question: str) -> set[str]:
+@lru_cache(maxsize=64)
+def office_words(question: str) -> frozenset[str]:
     """The question's words that may name the office it asks about: not the noun a "which"
     or "what" question opens with, which names the kind of answer ("Which minister was Health
-    Secretary in November 2013?" is not asked of a Prime Minister)."""
+    Secretary in November 2013?" is not asked of a Prime Minister). Read once per question:
+    the quote asks it of every candidate sentence."""
     kinds = {m.group(1) for m in en.KIND_NOUN.finditer(question)}
-    return content_words(question) - content_words(" ".join(kinds))
+    return frozenset(content_words(question) - content_words(" ".join(kinds)))
 
 
-def speaks_as_asked(question_words: set[str], source: Source) -> bool:
+def speaks_as_asked(question_words: AbstractSet[str], source: Source) -> bool:
     """Is the source a speech by someone in the office the question asks about?"""
     return bool(source.speaker) and role_match(question_words, source.role or "")
 

@@ -290,8 +290,7 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
     if second is not None and second.score >= cuts.second_source * best.score \
             and (not about or about & content_words(second.source.passage)) \
             and not another_time(second) and not any(repeats(second, p) for p in picks) \
-            and not (mode == "decay" and (iso_day(second.source.date) or dt.date.min)
-                     < (iso_day(top.source.date) or dt.date.min)):
+            and not (mode == "decay" and _day(second) < _day(top)):
         picks.append(second)
     return picks
 
@@ -308,10 +307,16 @@ def newest_first(ranked: Sequence[Candidate], topic: AbstractSet[str] = frozense
     cuts = cuts or ranker_cuts()
     if not ranked:
         return []
+    off_topic = not topic & _line_words(ranked[0])  # then any line near the best may lead
     near = [c for c in ranked if c.score >= cuts.newest_near * ranked[0].score
-            and (topic & _line_words(c) or not topic & _line_words(ranked[0]))]
-    newest = max(near, key=lambda c: iso_day(c.source.date) or dt.date.min)
+            and (off_topic or topic & _line_words(c))]
+    newest = max(near, key=_day)
     return [newest, *(c for c in ranked if c is not newest)]
+
+
+def _day(c: Candidate) -> dt.date:
+    """The day a line's source was published (the earliest day when it has none)."""
+    return iso_day(c.source.date) or dt.date.min
 
 
 def repeats(a: Candidate, b: Candidate) -> bool:
@@ -347,10 +352,15 @@ def quoted_answer(question: str, picks: Sequence[Candidate], *, kind: str | None
 
 def holds(c: Candidate, question: str, kind: str | None) -> bool:
     """Does the sentence hold what the answer type asks for?"""
-    if kind == "person" and not names_speaker(question, c.source) \
-            and speaks_as_asked(office_words(question), c.source):
+    if kind == "person" and _speaks_in_office(c, question):
         return True  # the speaker, in the office asked about
     return gives(kind, c.sentence, question, c.source.date)
+
+
+def _speaks_in_office(c: Candidate, question: str) -> bool:
+    """Is the sentence's speaker someone the question does not name, speaking in the office
+    it asks about?"""
+    return not names_speaker(question, c.source) and speaks_as_asked(office_words(question), c.source)
 
 
 # -- an office held in turn ------------------------------------------------------------------
@@ -359,7 +369,7 @@ def holds(c: Candidate, question: str, kind: str | None) -> bool:
 def holder(c: Candidate, question: str) -> str | None:
     """Whom a sentence gives the office the question asks about: its speaker, speaking in that
     office, or the person it names as holding it."""
-    if not names_speaker(question, c.source) and speaks_as_asked(office_words(question), c.source):
+    if _speaks_in_office(c, question):
         return c.source.speaker
     found = office_holder(c.sentence, question) if c.sentence else None
     return found[0] if found else None
