@@ -134,8 +134,10 @@ def test_current_finds_the_latest_report_when_history_crowds_the_pool(tmp_path, 
         rows.append({"id": f"old-{day}", "date": day.isoformat(), "title": "Inflation report",
                      "text": "inflation prices inflation prices rose " * 8})
         day = (day.replace(day=1) + dt.timedelta(days=95)).replace(day=15)
+    # less like the question than the history, but more than half as like
     rows.append({"id": "latest", "date": "2025-11-03", "title": "Economy survey",
-                 "text": "Contacts described wages, hiring and prices; inflation eased. " * 3})
+                 "text": "Inflation eased, contacts said; inflation and prices rose less than "
+                         "wages. " * 3})
     (tmp_path / "docs.jsonl").write_text("\n".join(json.dumps(r) for r in rows))
     settings = Settings(db=tmp_path / "c.db", embedder="hash", k=5, candidates=20)
     index = open_index(settings.db, settings, create=True)
@@ -201,6 +203,39 @@ def test_current_boosts_only_what_is_about_the_question(tmp_path, monkeypatch):
         monkeypatch.setattr(modes, "CURRENT_MATCH", 0.0)  # every candidate boosted alike
         res = search(index, "What is net migration now?", as_of=AS_OF)
         assert res.hits[0].doc_id.startswith("netzero")
+    finally:
+        index.close()
+
+
+def test_current_does_not_boost_the_last_days_best_when_it_is_not_about_the_question(
+        tmp_path, monkeypatch):
+    """"Who is the current Minister for Borders and Immigration?" over a daily record: the recent
+    pass finds the last sitting day's committee on child poverty (sharing "Minister" and
+    "borders"), which must not outrank the week's immigration questions by recency alone, nor
+    pass as like the question because the dense list did not reach it."""
+    import trag_tui.retrieval.modes as modes
+
+    rows = [{"id": f"fish-{day}", "date": f"2025-11-{day:02d}", "title": "Fisheries questions",
+             "source": "MP", "text": "Members asked about fishing quotas, the fleet, harbours and "
+                                     "coastal towns. " * 3} for day in range(1, 22)]
+    rows += [{"id": f"home-{day}", "date": f"2025-11-{day:02d}", "title": "Home Office questions",
+              "source": "Phil Woolas", "text": f"Visas and asylum claims were discussed on day {day}; "
+                                               "the Minister for Borders and Immigration replied. " * 2}
+             for day in range(1, 13)]
+    rows += [{"id": f"committee-{i}", "date": "2025-11-21", "title": "Child Poverty Bill committee",
+              "source": "MP", "text": f"Clause {i}: the Minister said councils must look beyond their "
+                                      "borders on child poverty, housing and local services. " * 2}
+             for i in range(8)]
+    index = jsonl_index(tmp_path, rows, k=5, candidates=5)
+    question = "Who is the current Minister for Borders and Immigration?"
+    try:
+        res = search(index, question, as_of=AS_OF)
+        assert res.mode == "decay" and all(h.doc_id.startswith("home-") for h in res.hits)
+        monkeypatch.setattr(modes, "RECENT_MATCH", 0.0)  # the recent pass's best boosted as any
+        assert search(index, question, as_of=AS_OF).hits[0].doc_id.startswith("committee-")
+        monkeypatch.setattr(modes, "RECENT_MATCH", 0.5)
+        monkeypatch.setattr(modes, "_likeness", lambda *a: {})  # a lexical-only hit unmeasured
+        assert search(index, question, as_of=AS_OF).hits[0].doc_id.startswith("committee-")
     finally:
         index.close()
 

@@ -78,6 +78,10 @@ YEAR_DAYS = 366
 # as the likest (and to those whose likeness was not measured): a newer passage supersedes an
 # older one about the same thing.
 CURRENT_MATCH = 0.25
+# ... and a passage only the recent pass found (the best of the last few days, not of the
+# subject) at least this share: "Who is the current Minister for Borders and Immigration?" over
+# a month of debates is not answered by the last sitting day's Child Poverty Bill committee.
+RECENT_MATCH = 0.5
 # A question that names a source without asking what it said: passages from elsewhere keep this
 # share of their score, so the named source's own reports come first unless far less relevant.
 SCOPE_PRIOR = 0.5
@@ -588,6 +592,17 @@ def recency_strength(tq) -> float:
     return 1.0 if tq.recency_cue else 0.5
 
 
+def _likeness(r: Retriever, text: str, ids: Sequence[int], days: DayRange) -> dict[int, float]:
+    """The dense likeness of candidates only the lexical list found (`ids`): a passage sharing
+    one word with the question ("figure", "Minister") is not taken to be as like it as the
+    likest."""
+    within = np.array(sorted(ids), dtype=np.int64)
+    vector = r.vector(text)
+    if not len(within) or not usable(vector)[0]:
+        return {}
+    return dict(r.backend.dense(vector, len(within), days, within=within))
+
+
 def _decay(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchResult:
     days = _as_of_range(None, tq.end, tq.as_of, undated=False)
     end_day = _day_of(min(tq.end, tq.as_of) if tq.end else tq.as_of)
@@ -598,12 +613,14 @@ def _decay(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchResult:
     fused, parts, agree = r.candidates(tq.semantic_query, days, s.candidates, about=about)
     info = r.backend.chunk_info([u for u, _ in fused])
     gap = scoring.cadence([info[u].day for u, _ in fused])
+    recent_only: set[int] = set()
     if RECENT_CADENCES > 0 and gap is not None:
         # A second pass inside the last few publication gaps, fused with the first, so the latest
         # reports reach the pool even when a long history crowds them out of the global top.
         window = DayRange(end_day - max(1, int(RECENT_CADENCES * gap)), end_day, include_undated=False)
         recent, recent_parts, _ = r.candidates(tq.semantic_query, window, s.candidates)
         if recent:
+            recent_only = {u for u, _ in recent} - {u for u, _ in fused}
             fused = scoring.rrf([fused, recent], k=s.rrf_k)
             for name in ("bm25", "dense"):
                 parts[name] = {**recent_parts[name], **parts[name]}
@@ -613,7 +630,10 @@ def _decay(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchResult:
         scoring.normalise(fused), {u: i.centrality for u, i in info.items()}, s.gamma)
     delta, tau = scoring.recency_params(recency_strength(tq))
     # "What is net migration now?": this week's answers on net zero are new, but not about it
+    unmeasured = [u for u, _ in ranked if u not in parts["dense"]]
+    parts["dense"] = {**_likeness(r, tq.semantic_query, unmeasured, days), **parts["dense"]}
     relevant = scoring.matched(ranked, parts["dense"], CURRENT_MATCH)
+    relevant -= recent_only - scoring.matched(ranked, parts["dense"], RECENT_MATCH)
     if s.tau > 0:  # a user's time scale is used as given
         tau = s.tau
     else:  # automatic: a few publication gaps of the relevant candidates
