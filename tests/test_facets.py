@@ -494,3 +494,28 @@ def test_a_named_source_with_nothing_in_the_period_leans_instead_of_emptying_it(
     none = search(beige, "What did the Philadelphia Fed report about tourism on 21 March 2020?",
                   as_of=AS_OF, k=3, halt=False)
     assert not none.hits and "no documents" in none.empty_reason
+
+
+def test_a_record_kind_capitalised_as_a_category_is_a_source_a_question_can_name(tmp_path):
+    """"…according to a Lords written answer": the chamber field says "Lords written answers",
+    not every word of it capitalised, and the question names it (not the "Noble Lords" who
+    call out in the debates)."""
+    assert ("chamber", "Lords written answers") in document_names("Lords written answers: Roads", "Lord Adonis",
+                                                                  {"chamber": "Lords written answers"})
+    for free_text in ("Roads were discussed.", "Vehicles 2009", "lords written answers"):
+        assert not any(k == "chamber" for k, _ in document_names("", "", {"chamber": free_text}))
+    rows = [{"id": f"wa-{i}", "date": f"2009-10-{10 + i}", "title": "Lords written answers: Vehicles",
+             "source": "Lord Adonis", "chamber": "Lords written answers",
+             "text": f"Average CO2 emissions of new cars were {150 + i}g/km in the year."} for i in range(3)]
+    rows += [{"id": f"debate-{i}", "date": f"2009-10-{10 + i}", "title": "House of Lords: Transport",
+              "source": "Noble Lords" if i else "Lord Berkeley", "chamber": "House of Lords",
+              "text": "Hear, hear! Average CO2 emissions of new cars must fall."} for i in range(3)]
+    index = jsonl_index(tmp_path, rows, k=3)
+    try:
+        q = "What were average CO2 emissions of new cars, according to a Lords written answer?"
+        scope = facet_index(index).scope(q)
+        assert scope is not None and scope.names == ("Lords written answers",) and scope.filter
+        assert {h.doc_id for h in search(index, q, as_of=dt.date(2009, 11, 1), k=3).hits} == {
+            "wa-0", "wa-1", "wa-2"}
+    finally:
+        index.close()

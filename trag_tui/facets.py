@@ -57,7 +57,7 @@ _WHO = ("speaker", "title")
 # kept where the text writes them, in capitals, at least MIN_SEEN times.
 MIN_INITIALS = 3
 # Bumped when the reading of names changes, so an index's facets are read again.
-RULES = "5"
+RULES = "6"
 # Number words are names' parts ("Third District") but never names on their own.
 _NUMBER_WORDS = set(
     "one two three four five six seven eight nine ten eleven twelve first second third fourth "
@@ -72,6 +72,16 @@ def _name_like(text: str) -> bool:
     return all(w[0].isupper() for w in words if len(w) > 3) and any(w[0].isupper() for w in words)
 
 
+def _category_like(text: str) -> bool:
+    """A metadata value that reads as a category's name, capitalised as one but not every word
+    ("Lords written answers", "Scottish Parliament written answers": the record a question may
+    name, "according to a Lords written answer"): no digits, a few words, the first
+    capitalised, and not a sentence."""
+    words = _WORD.findall(text)
+    return bool(words) and len(words) <= MAX_NAME_WORDS and not _DIGIT.search(text) \
+        and words[0][0].isupper() and not text.rstrip().endswith((".", "?", "!"))
+
+
 def document_names(title: str, speaker: str, meta: dict) -> list[tuple[str, str]]:
     """(kind, name) facets of one document: its speaker, name-like metadata, and the segments of
     its title that name its speaker ("... : Federal Reserve Bank of Atlanta (Sixth District)", a
@@ -81,7 +91,7 @@ def document_names(title: str, speaker: str, meta: dict) -> list[tuple[str, str]
     if speaker:
         out.append(("speaker", speaker))
     for key, value in sorted(meta.items()):
-        if isinstance(value, str) and len(value) >= 3 and _name_like(value):
+        if isinstance(value, str) and len(value) >= 3 and _category_like(value):
             out.append((key, " ".join(value.split())))
     who = [set(_WORD.findall(p.lower())) for p in name_parts(speaker)] if speaker else []
     for segment in _SPLIT_TITLE.split(title or ""):
