@@ -879,6 +879,26 @@ def test_a_headline_is_a_title_that_states_something(title, expected):
     assert headline(title) == expected
 
 
+def test_a_title_several_documents_carry_heads_them_and_is_no_headline():
+    """Every speech of a debate carries its heading; "Question for urgent oral answer / Cattle
+    Theft: Keady" states nothing, and "Which minister answered…?" is not answered by it."""
+    heading = "Northern Ireland Assembly: Question for urgent oral answer / Cattle Theft: Keady"
+    assert headline(heading) is not None  # alone, it reads as a headline
+    asked = Source(1, "ni.6.2", "2009-10-13", heading, "David McClarty",
+                   "To ask the Minister of Agriculture and Rural Development what action she has taken "
+                   "over the theft of cattle at Keady.")
+    answered = Source(2, "ni.6.3", "2009-10-13", heading, "Michelle Gildernew",
+                      "The question is about the theft of 16 cattle infected by tuberculosis at Keady.",
+                      role="The Minister of Agriculture and Rural Development")
+    question = "Which minister answered the urgent question about the theft of cattle at Keady?"
+    ranked = rank(question, [asked, answered], embedder=HashEmbedder(384))
+    assert all(c.position != HEADLINE for c in ranked)
+    assert all(c.sentence != heading for c in extract(question, ranked))
+    # one story's own headline is still its headline
+    story = replace(asked, title="Minister answers urgent question on stolen cattle at Keady")
+    assert any(c.position == HEADLINE for c in rank(question, [story, answered], embedder=HashEmbedder(384)))
+
+
 @pytest.mark.parametrize("titles, newest_first", [
     (("Monkeypox cases climb across the country", "Monkeypox spreads to more states as cases rise"),
      True),

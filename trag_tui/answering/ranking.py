@@ -148,6 +148,19 @@ def headline(title: str | None) -> str | None:
     return text + ("…" if cut else "")
 
 
+def _headlines(sources: Sequence[Source]) -> dict[int, str | None]:
+    """Each source's headline, if its title is one: not a title over several speakers' words,
+    which heads a debate ("Northern Ireland Assembly: Question for urgent oral answer / Cattle
+    Theft: Keady" over the member's question and the minister's reply) and states nothing. One
+    outlet's story updated under the same headline ("The 10 Senate seats most likely to flip in
+    2022", each month) keeps it."""
+    speakers: dict[str, set[str]] = {}
+    for s in sources:
+        speakers.setdefault(s.title or "", set()).add(s.speaker or "")
+    return {id(s): None if len(speakers[s.title or ""]) > 1 else headline(s.title)
+            for s in sources}
+
+
 def _topic(question_words: set[str], sources: Sequence[Source], theirs: set[int]) -> set[str]:
     """The question's words that are not who speaks, their office, or a verb of saying."""
     who: set[str] = set(en.NOT_TOPIC)
@@ -238,14 +251,15 @@ def featured(question: str, sources: Sequence[Source], *, mode: str | None = Non
     # not scope: "conv-26 session 1: Caroline and Melanie" titles every turn of theirs, and
     # "What did Melanie…" asks about Melanie's turns. Nor is a story's headline: the words
     # every report of the Queen's funeral carries in its headline are what the story is about
-    serial = len(sources) > 1 and not any(headline(s.title) for s in sources)
+    headlines = _headlines(sources)
+    serial = len(sources) > 1 and not any(headlines.values())
     scope = set.intersection(*(content_words(s.title or "") for s in sources)) - set().union(
         *(content_words(s.speaker or "") for s in sources)) if serial else set()
     topic = qwords - scope or qwords
     rows: list[tuple[Source, str, int]] = []
     lead: list[float] = []
     for s in sources:
-        head = headline(s.title)
+        head = headlines[id(s)]
         if head:
             # A news headline is the story's point in a line, often the very name a quiz asks
             # for ("'Squid Game': Netflix green lights season 2"), where the text describes it.
@@ -276,7 +290,7 @@ def featured(question: str, sources: Sequence[Source], *, mode: str | None = Non
     people = set().union(*(content_words(s.speaker or "") for s in sources))
     titled = {} if news else {id(s): content_words(s.title or "") - scope - people
                               for s in sources
-                              if not headline(s.title) and _spoken(s.title, s.date)}
+                              if not headlines[id(s)] and _spoken(s.title, s.date)}
     sims = np.zeros(len(rows), dtype=np.float32)
     if embedder is not None:
         # A news quiz sets the scene before it asks ("Britain bid farewell to Queen Elizabeth II
