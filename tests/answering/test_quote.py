@@ -350,6 +350,30 @@ def test_an_office_is_held_as_of_the_day_it_is_said_not_in_a_period_spoken_of():
     assert succession(q, ranked, "person", period=march) == []
 
 
+def test_a_speaker_in_the_office_on_another_day_is_not_its_holder_in_the_period_asked():
+    """"Who took over as Defence Secretary in October 2011?": the Defence Secretary speaking in
+    July 2016 (found because the debate speaks of the decade) held the office then, not in
+    October 2011; the Prime Minister naming the new Defence Secretary that month answers."""
+    q = parse("Who took over as Secretary of State for Defence in October 2011?",
+              dt.date(2025, 11, 26))
+    later = Source(1, "d2016", "2016-07-18", "UK's Nuclear Deterrent", "Michael Fallon",
+                   "As Defence Secretary I want to close this debate by reminding the House that "
+                   "the threats we face have not gone away.", score=0.9,
+                   role="The Secretary of State for Defence")
+    named = Source(2, "d2011", "2011-10-19", "Engagements", "David Cameron",
+                   "The new Secretary of State for Defence, my right hon. Friend the Member for "
+                   "Runnymede and Weybridge (Philip Hammond), will take forward the review.",
+                   score=0.8, role="The Prime Minister")
+    ranked = rank_query(q, "hard_filter", [later, named], embedder=HashEmbedder())
+    quote = choose(q, "hard_filter", ranked, [later, named], [], kind="person")
+    assert quote.shown.startswith("Philip Hammond, named as Secretary of State for Defence")
+    # asked of July 2016, the speaker in the office is its holder
+    q16 = parse("Who was the Secretary of State for Defence in July 2016?", dt.date(2025, 11, 26))
+    ranked = rank_query(q16, "hard_filter", [later, named], embedder=HashEmbedder())
+    assert choose(q16, "hard_filter", ranked, [later, named], [], kind="person").shown.startswith(
+        "Michael Fallon, speaking as Secretary of State for Defence on 18 July 2016")
+
+
 def test_a_figure_the_question_gives_is_not_the_answer():
     q = "How much has Deborah James, who has died aged 40, raised through her fund?"
     assert stated_figures("Deborah James has died at home aged 40.", q) == (0, 0)

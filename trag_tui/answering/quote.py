@@ -47,6 +47,7 @@ from .ranking import (
     of_the_period,
     off_subject,
     ranker_cuts,
+    said_in,
     speaks_of,
     told_back,
     untimed_elsewhen,
@@ -89,7 +90,7 @@ def choose(q, mode: str, ranked: Sequence[Candidate], sources: list[Source],
         # a series' latest report first; news leans to the fresh report in its ranking already
         ranked = newest_first(ranked, _topic_of(question, ranked), cuts)
     picks = turns or extract(question, ranked, mode=mode, kind=kind, groups=groups,
-                             full=q.question, spans=spans, cuts=cuts)
+                             full=q.question, spans=spans, cuts=cuts, period=asked_period(q))
     labels = {g: (g.capitalize() + " sources" if mode == "evolution" else g) for g in groups}
     text = quoted_answer(q.question, picks, kind=kind, labels=labels, period=asked_period(q))
     # the quoted figure is dated to another time than the one asked about
@@ -100,7 +101,7 @@ def choose(q, mode: str, ranked: Sequence[Candidate], sources: list[Source],
     shown = text
     if shown and turns:
         shown = succession_note(len(turns), period_label(q.start, q.end)) + shown
-    elif shown and not missing and holder_unnamed(q.question, picks, kind):
+    elif shown and not missing and holder_unnamed(q.question, picks, kind, asked_period(q)):
         # the quote speaks of the office asked about but names no one holding it
         shown = closest_note("names who held that office") + shown
     elif shown and elsewhen:
@@ -166,7 +167,8 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
             kind: str | None = None, groups: Sequence[str] | None = None,
             full: str | None = None,
             spans: dict[str, tuple[dt.date | None, dt.date | None]] | None = None,
-            cuts: Cuts | None = None) -> list[Candidate]:
+            cuts: Cuts | None = None,
+            period: tuple[dt.date, dt.date] | None = None) -> list[Candidate]:
     """The sentences the quoted answer consists of.
 
     One per period block for comparisons and evolution (in block order), so each period is
@@ -175,7 +177,7 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
     open question ("what did X say about Y") gets a short excerpt: the best sentence and the
     source's other strong ones, in the order they were said, and a second source when it is
     nearly as good.
-    `full` is the question as asked, as for `rank`.
+    `full` is the question as asked, as for `rank`; `period`, the one it asks about, if any.
     """
     if not ranked:
         return []
@@ -233,8 +235,8 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
     rest = [c for c in ranked if all(c is not p for p in picks)]
     if kind is not None:
         # without it: RealTimeQA 228 -> 220, LoCoMo 127 -> 124, the sample 21 -> 20
-        if not any(holds(p, full, kind) for p in picks):
-            typed = [c for c in rest if holds(c, full, kind)]
+        if not any(holds(p, full, kind, period) for p in picks):
+            typed = [c for c in rest if holds(c, full, kind, period)]
             # the office rules, without them: the sample 21 -> 20
             if kind == "person" and content_words(full) & en.OFFICE_STEMS:
                 typed = [c for c in typed if office_holder(c.sentence, full) is not None
@@ -350,17 +352,20 @@ def quoted_answer(question: str, picks: Sequence[Candidate], *, kind: str | None
                      for text, names in lines.items())
 
 
-def holds(c: Candidate, question: str, kind: str | None) -> bool:
-    """Does the sentence hold what the answer type asks for?"""
-    if kind == "person" and _speaks_in_office(c, question):
+def holds(c: Candidate, question: str, kind: str | None,
+          period: tuple[dt.date, dt.date] | None = None) -> bool:
+    """Does the sentence hold what the answer type asks for (for a `period` asked about)?"""
+    if kind == "person" and _speaks_in_office(c, question, period):
         return True  # the speaker, in the office asked about
     return gives(kind, c.sentence, question, c.source.date)
 
 
-def _speaks_in_office(c: Candidate, question: str) -> bool:
+def _speaks_in_office(c: Candidate, question: str,
+                      period: tuple[dt.date, dt.date] | None = None) -> bool:
     """Is the sentence's speaker someone the question does not name, speaking in the office
-    it asks about?"""
-    return not names_speaker(question, c.source) and speaks_as_asked(office_words(question), c.source)
+    it asks about, on a day inside the `period` asked about?"""
+    return not names_speaker(question, c.source) and said_in(c.source, period) \
+        and speaks_as_asked(office_words(question), c.source)
 
 
 # -- an office held in turn ------------------------------------------------------------------
@@ -415,12 +420,13 @@ def succession(question: str, ranked: Sequence[Candidate], kind: str | None,
     return [best[key] for _, _, key in spans]
 
 
-def holder_unnamed(question: str, picks: Sequence[Candidate], kind: str | None) -> bool:
+def holder_unnamed(question: str, picks: Sequence[Candidate], kind: str | None,
+                   period: tuple[dt.date, dt.date] | None = None) -> bool:
     """Is an office's holder asked for ("Who was Home Secretary in 2020?") and named by none of
     the quoted sentences, nor the speaker in it? Then "Chris Philp [6]: “The Home Secretary has
     appointed…”" must not read as naming him."""
     return kind == "person" and bool(content_words(question) & en.OFFICE_STEMS) and bool(picks) \
-        and not any(holds(c, question, kind) for c in picks)
+        and not any(holds(c, question, kind, period) for c in picks)
 
 
 # -- a figure of another time ---------------------------------------------------------------

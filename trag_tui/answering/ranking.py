@@ -330,7 +330,9 @@ def featured(question: str, sources: Sequence[Source], *, mode: str | None = Non
     # Lott say…". When some source is theirs, the others' sentences are not the answer.
     named = {id(s) for s in sources if names_speaker(question, s)}
     office = office_words(full)
-    theirs = named | {id(s) for s in sources if speaks_as_asked(office, s)}
+    # who holds an office is told as of the day it is said: the Defence Secretary speaking in
+    # July 2016 is no answer to who held the office in October 2011
+    theirs = named | {id(s) for s in sources if speaks_as_asked(office, s) and said_in(s, period)}
     gist = kind is None and bool(theirs) and not _topic(qwords, sources, theirs)
     if gist:
         topic = set()  # naming only who: "The ONS continues to advise…" shares no subject
@@ -444,8 +446,15 @@ def _ordinals(span: tuple[dt.date | None, dt.date | None]) -> tuple[int, int]:
 
 def published_in(c: Candidate, span: tuple[dt.date | None, dt.date | None]) -> bool:
     """Was a ranked sentence's source published inside the period?"""
+    return said_in(c.source, span)
+
+
+def said_in(s: Source, span: tuple[dt.date | None, dt.date | None] | None) -> bool:
+    """Was a source published inside the period (any day, when no period is asked about)?"""
+    if span is None:
+        return True
     lo, hi = _ordinals(span)
-    day = iso_day(c.source.date)
+    day = iso_day(s.date)
     return day is not None and lo <= day.toordinal() <= hi
 
 
