@@ -83,9 +83,10 @@ def _category_like(text: str) -> bool:
 
 
 def document_names(title: str, speaker: str, meta: dict) -> list[tuple[str, str]]:
-    """(kind, name) facets of one document: its speaker, name-like metadata, and the segments of
-    its title that name its speaker ("... : Federal Reserve Bank of Atlanta (Sixth District)", a
-    conversation "Joanna and Nate"); a title's topic ("NHS Funding") says what, not who."""
+    """(kind, name) facets of one document: its speaker, metadata that reads as a name or a
+    category, and the segments of its title that name its speaker ("... : Federal Reserve Bank
+    of Atlanta (Sixth District)", a conversation "Joanna and Nate"); a title's topic ("NHS
+    Funding") says what, not who."""
     out: list[tuple[str, str]] = []
     speaker = " ".join(speaker.split())
     if speaker:

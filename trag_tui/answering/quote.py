@@ -240,7 +240,7 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
             # the office rules, without them: the sample 21 -> 20
             if kind == "person" and content_words(full) & en.OFFICE_STEMS:
                 typed = [c for c in typed if office_holder(c.sentence, full) is not None
-                         or speaks_as_asked(office_words(full), c.source)]
+                         or said_in(c.source, period) and speaks_as_asked(office_words(full), c.source)]
             if kind == "person":  # salience, without it: RealTimeQA 228 -> 227
                 # Of the source's good sentences that name someone, the one naming whom the
                 # source talks about most: a tribute says "Verlie" ten times, "Las Vegas" once.

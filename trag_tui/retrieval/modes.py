@@ -75,7 +75,7 @@ RELEASE_LEAN = 0.2
 ABOUT_FIGURE, ABOUT_OTHER = 1.0, 0.5
 YEAR_DAYS = 366
 # The current mode's recency boost goes to passages at least this share as like the question
-# as the likest (and to those whose likeness was not measured): a newer passage supersedes an
+# as the likest (and to those whose likeness cannot be measured): a newer passage supersedes an
 # older one about the same thing.
 CURRENT_MATCH = 0.25
 # ... and a passage only the recent pass found (the best of the last few days, not of the
