@@ -89,10 +89,11 @@ def choose(q, mode: str, ranked: Sequence[Candidate], sources: list[Source],
     if mode == "decay" and kind is None and not any(c.position == HEADLINE for c in ranked):
         # a series' latest report first; news leans to the fresh report in its ranking already
         ranked = newest_first(ranked, _topic_of(question, ranked), cuts)
+    asked_of = asked_period(q)
     picks = turns or extract(question, ranked, mode=mode, kind=kind, groups=groups,
-                             full=q.question, spans=spans, cuts=cuts, period=asked_period(q))
+                             full=q.question, spans=spans, cuts=cuts, period=asked_of)
     labels = {g: (g.capitalize() + " sources" if mode == "evolution" else g) for g in groups}
-    text = quoted_answer(q.question, picks, kind=kind, labels=labels, period=asked_period(q))
+    text = quoted_answer(q.question, picks, kind=kind, labels=labels, period=asked_of)
     # the quoted figure is dated to another time than the one asked about
     elsewhen = q.intent == "point_in_time" and figure_elsewhen(picks, kind, q.start, q.end) \
         and (kind is not None or not any(of_the_period(c) for c in ranked
@@ -101,7 +102,7 @@ def choose(q, mode: str, ranked: Sequence[Candidate], sources: list[Source],
     shown = text
     if shown and turns:
         shown = succession_note(len(turns), period_label(q.start, q.end)) + shown
-    elif shown and not missing and holder_unnamed(q.question, picks, kind, asked_period(q)):
+    elif shown and not missing and holder_unnamed(q.question, picks, kind, asked_of):
         # the quote speaks of the office asked about but names no one holding it
         shown = closest_note("names who held that office") + shown
     elif shown and elsewhen:

@@ -206,9 +206,12 @@ class Retriever:
     def _note_question(self) -> bool:
         """Count this retrieval on the open index; True from the second on, when the in-memory
         aids (word postings, the vector matrix) pay for building them."""
-        asked = self.index.derived("questions", lambda: [0])
-        asked[0] += 1
-        return asked[0] > 1
+        self.index.derived("questions", lambda: [0])[0] += 1
+        return self.in_session()
+
+    def in_session(self) -> bool:
+        """Are the in-memory aids in use (a second retrieval on the open index)?"""
+        return self.index.derived("questions", lambda: [0])[0] > 1
 
     @property
     def backend(self):
@@ -600,7 +603,7 @@ def _likeness(r: Retriever, text: str, ids: Sequence[int], days: DayRange) -> di
     vector = r.vector(text)
     if not len(within) or not usable(vector)[0]:
         return {}
-    return dict(r.backend.dense(vector, len(within), days, within=within))
+    return dict(r.backend.dense(vector, len(within), days, session=r.in_session(), within=within))
 
 
 def _decay(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchResult:
