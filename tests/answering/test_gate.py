@@ -320,6 +320,9 @@ def test_only_a_backward_looking_time_dates_what_a_sentence_reports():
     assert reported_when("It began twenty five years ago.", "2022-08-24").label == "1997"
     # "this autumn" said in July may be the coming autumn: no date is better than a wrong one
     assert reported_when("The discount comes this autumn.", "2022-07-20") is None
+    # another time in the sentence does not make one span with it: June 2019, not 1990 to June
+    assert reported_when("Parliament legislated last month to replace the target of an 80 per "
+                         "cent reduction on 1990 levels.", "2019-07-10").label == "June 2019"
 
 
 def test_a_time_ahead_that_names_one_period_dates_what_is_planned():

@@ -151,6 +151,10 @@ def reported_when(sentence: str, said_on: str | None) -> Reported | None:
     from .question import parse
 
     q = parse(sentence, day)
+    if len(q.expressions) > 1:
+        # the relative expression alone: "…legislated last month … on 1990 levels" is June, not
+        # the span from 1990 to June the two make read as one question's period
+        q = parse(q.expressions[0], day)
     if q.intent != "point_in_time" or q.start is None or q.end is None or not q.expressions \
             or q.end > day or not _LOOKS_BACK.fullmatch(q.expressions[0].strip(" .,!?")):
         return planned
