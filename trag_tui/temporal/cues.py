@@ -74,6 +74,16 @@ SAID_CUES = lazy(
     r"dijo|dijeron|dicho|declaró|anunció|publicó|debatió|votó|escribió|"
     r"сказал\w*|заявил\w*|объявил\w*|опубликова\w*|обсуждал\w*|говорил\w*|писал\w*)(?!\w)"
 )
+# A period straight after a deed in the past, not a saying ("cars sold in 2008", "the bill
+# passed in 2015", "what happened on Tuesday"): the time of that deed, which the thing said is
+# about, whatever verb of saying the question also has. English only.
+DONE_BEFORE = lazy(
+    r"(?:^|\s)([a-z]{2,}(?<!e)ed|sold|spent|paid|held|built|made|lost|won|bought|brought|"
+    r"taken|took|given|gave|seen|saw|done|did|grown|grew|risen|rose|fallen|fell|begun|began|"
+    r"cut|set|hit|kept|left|met|sent|went|came|ran|broke|broken|chosen|drawn|driven|flown|"
+    r"hidden|known|shown|shot|sunk|struck|stolen|sworn|thrown|worn|lent|fought|caught|taught)"
+    r"\s+(?:(?:in|on|during|throughout|over|between|from|by|at)\s+)?(?:the\s+)?$"
+)
 # A report or a sitting named by its date ("the October 2025 Beige Book", "the November 2014
 # labour market release"): the period names when it appeared, as a verb of saying would. Read
 # right after a named period. Not "budget": "the 2033 to 2037 carbon budget" is a budget for it.

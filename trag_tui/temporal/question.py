@@ -25,6 +25,7 @@ from .cues import (
     CURRENT_BEFORE,
     CURRENT_CUES,
     DEADLINE,
+    DONE_BEFORE,
     EVOLUTION_CUES,
     FIGURE,
     FIXED_HEADS,
@@ -755,11 +756,25 @@ _FOR = LazyPattern(r"(?:^|\s)(?:for|covering|pour|für|para)\s+(?:the\s+)?$")
 
 def _said(text: str, masked: str, items: list[_Item]) -> bool:
     """Does the question ask what was said in its period: a verb of saying with a period that
-    is not what the thing said is for, or a report or sitting named by its date?"""
+    is not what the thing said is for, nor when something it is about was done ("say about new
+    cars sold in 2008"), or a report or sitting named by its date?"""
     if any(REPORT_NAMED.match(text, it.hi) for it in items):
         return True
     return bool(SAID_CUES.search(masked)) and not all(
-        preceded_by(text, it.lo, _FOR, 16) is not None for it in items)
+        preceded_by(text, it.lo, _FOR, 16) is not None or _done_before(text, it.lo)
+        for it in items)
+
+
+def _done_before(text: str, lo: int) -> bool:
+    """Is the period at `lo` the time of a deed other than a saying ("sold in 2008")?"""
+    window = text[max(0, lo - 40):lo].lower()
+    if lo > 40:
+        window = window.partition(" ")[2]  # not from inside a word ("…rted in")
+    m = DONE_BEFORE.search(window)
+    # a change over the period is the question's own verb: "How has the view of energy
+    # evolved since 2012?" asks what was said over it
+    return m is not None and not any(p.fullmatch(m.group(1)) for p in (SAID_CUES, CHANGE_CUES)) \
+        and not EVOLUTION_CUES.search(m.group(1))
 
 
 def _ahead(items: list[_Item]) -> Period | None:
