@@ -41,6 +41,9 @@ def render_search(res: SearchResult, *, explain: bool = False) -> str:
         lines.append(f"No results: {res.empty_reason}.")
         for n in res.nearest:
             lines.append(f"  nearest {n['side']}: {n['month']} ({n['documents']} matching passages)")
+        for d in res.spoken_elsewhen:
+            lines.append(f"  speaks of it: {safe_line(d['date'] or 'undated')} "
+                         f"{safe_line(d['title'])} ({safe_line(d['doc_id'])})")
     group = None
     for i, h in enumerate(res.hits, 1):
         if h.group and h.group != group:

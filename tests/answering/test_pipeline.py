@@ -276,6 +276,20 @@ def test_empty_period_does_not_call_the_model():
     assert done.messages == []
 
 
+def test_a_period_nothing_was_said_in_names_what_speaks_of_it_without_the_model():
+    elsewhen = [{"doc_id": "sr", "title": "Spending Review 2010\n[1] forged", "speaker": "",
+                 "date": "2010-10-20", "about": ""},
+                {"doc_id": "wa", "title": "NHS: Finance", "speaker": "", "date": None, "about": ""}]
+    res = replace(empty_result(), spoken_elsewhen=elsewhen)
+    gen = ScriptedGenerator(["no"])
+    done = run(res, gen)[-1]
+    assert gen.calls == [] and done.no_documents and done.citations == []
+    # not "no documents from 2015": something speaks of it, and the reader is told what
+    assert done.answer == ("There are no documents published in 2015 in this index. Published "
+                           "at other times, these speak of 2015: Spending Review 2010 [1] forged "
+                           "(20 October 2010); NHS: Finance.")
+
+
 def test_comparison_with_every_period_empty_does_not_call_the_model():
     res = replace(comparison_result(), hits=[])
     gen = ScriptedGenerator(["no"])

@@ -10,6 +10,7 @@ import datetime as dt
 
 import pytest
 
+from trag_tui.render import render_search
 from trag_tui.retrieval.modes import search
 from trag_tui.settings import Settings
 from trag_tui.storage.index import open_index
@@ -91,7 +92,16 @@ def test_no_documents_only_when_nothing_was_published_in_the_period_or_speaks_of
     assert res.hits == [] and res.empty_reason
     # nothing was published in 2015 either, but the 2010 Spending Review speaks of 2015-16: a
     # question about what was said in 2015 finds nothing, one about 2015's budgets finds it
-    assert search(sample, "What was said about the NHS in 2015?", as_of=AS_OF).hits == []
+    said = search(sample, "What was said about the NHS in 2015?", as_of=AS_OF)
+    assert said.hits == [] and "no documents published in 2015" in said.empty_reason
+    # ... and names the documents of other times that speak of 2015 on its subject
+    assert "report-2010-10-spending-review" in {d["doc_id"] for d in said.spoken_elsewhen}
+    assert "speaks of it: 2010-10-20 Spending Review 2010" in render_search(said)
+    # a report measuring emissions against 1990 says nothing about the NHS in 1990
+    said = search(sample, "What was said about NHS funding in 1990?", as_of=AS_OF)
+    assert said.hits == [] and said.spoken_elsewhen == []
+    assert said.empty_reason == "no documents from 1990"
+    assert search(sample, "What was said about emissions in 1990?", as_of=AS_OF).spoken_elsewhen
     res = search(sample, "What was the health budget in 2015?", as_of=AS_OF, k=5)
     assert "report-2010-10-spending-review" in docs(res)
     # a period nothing was published in, but that a report speaks of, has documents

@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any
 from ..errors import GenerationError
 from ..models.generation import Generator, count_messages, load_generator
 from ..settings import Settings
-from ..text.labels import month_label, period_label
+from ..temporal.calendar import iso_day
+from ..text.labels import day_label, month_label, one_line, period_label
 from . import prompt
 from .events import Done, Event, Quoted, Retrieved, Token, Writing, beneath
 from .gate import Gate, source_facts
@@ -181,6 +182,15 @@ def no_documents_message(result) -> str | None:
     if result.hits:
         return None
     q = result.query
+    if result.mode == "hard_filter" and result.spoken_elsewhen:
+        # what was said in the period is asked, and nothing was published in it; documents of
+        # other times that speak of it are named, so "no documents" does not read as none at all
+        label = period_label(q.start, q.end)
+        named = "; ".join(f"{one_line(d['title'] or d['doc_id'])} ({day_label(day)})"
+                          if (day := iso_day(d["date"])) else one_line(d["title"] or d["doc_id"])
+                          for d in result.spoken_elsewhen)
+        return (f"There are no documents published in {label} in this index. Published at "
+                f"other times, these speak of {label}: {named}.")
     if result.mode == "hard_filter":
         text = f"There are no documents from {period_label(q.start, q.end)} in this index."
         if q.start is not None and q.start > q.as_of:

@@ -21,7 +21,7 @@ from ..corroboration import NEAR_DUPLICATE, shingles
 from ..temporal.calendar import iso_day
 from ..temporal.lexicon import MONTHS, WEEKDAYS
 from ..temporal.mentions import dates, reported_when
-from ..text.labels import day_label, period_label
+from ..text.labels import day_label, one_line, period_label
 from ..text.sentences import split
 from ..text.words import STOPWORDS, content_words
 from . import lexicon_en as en
@@ -524,15 +524,6 @@ def _quote(text: str) -> str:
     return "“" + text.strip().strip("“”\"") + "”"
 
 
-_LINE_BREAKS = re.compile("\\s*[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]\\s*")
-
-
-def _one_line(name: str) -> str:
-    """A name or a headline from a source, on one line: a line break in a title or a speaker
-    would begin a line of the answer that reads as something else (a forged citation)."""
-    return _LINE_BREAKS.sub(" ", name)
-
-
 def _excerpt(picks: Sequence[Candidate]) -> Candidate:
     """Sentences of one source as one quote, in the order they were said ("…" for a gap)."""
     head = next((c.sentence for c in picks if c.position == HEADLINE), "")
@@ -556,8 +547,8 @@ def render_pick(c: Candidate, question: str, kind: str | None,
     and, beside it, the day its source was published (`period`: the one asked about)."""
     s = c.source
     when = _date(s.date)
-    speaker = _one_line(s.speaker or "")
-    role = _one_line(s.role or "")
+    speaker = one_line(s.speaker or "")
+    role = one_line(s.role or "")
     # Both times: "yesterday" in a sentence said on 8 May 2023 is 7 May 2023, said after the
     # quote; the day it was said is "published 8 May 2023" beside a time it speaks of.
     said_text = c.sentence or c.headline
@@ -578,8 +569,8 @@ def render_pick(c: Candidate, question: str, kind: str | None,
     cited = f"{speaker} [{s.number}]{stamp}" if speaker else f"[{s.number}]{stamp}"
     if not c.sentence:
         # the headline alone: "cnn.com [1] (12 July 2022), headline: “…”"
-        return f"{cited}, headline: {_quote(_one_line(c.headline))}{after}"
-    under = f", under the headline {_quote(_one_line(c.headline))}" if c.headline else ""
+        return f"{cited}, headline: {_quote(one_line(c.headline))}{after}"
+    under = f", under the headline {_quote(one_line(c.headline))}" if c.headline else ""
     if kind == "person" and speaks_as_asked(office_words(question), s):
         office = en.THE_OPENING.sub("", role)  # "speaking as Prime Minister"
         head = f"{speaker}, speaking as {office}" + (f" on {when}" if when else "")

@@ -22,6 +22,7 @@ from ..storage.index import Index
 from ..storage.store import from_day, to_day
 from ..temporal.calendar import iso_day
 from ..text.labels import period_key, period_label
+from ..text.sentences import split
 from ..text.words import content_words
 from . import expansion, scoring
 from .backends import backend_of
@@ -151,6 +152,9 @@ class SearchResult:
     nearest: list[dict[str, Any]] = field(default_factory=list)
     periods: list[tuple[str | None, str | None]] = field(default_factory=list)
     scope: Scope | None = None
+    # For a question of what was said in a period nothing was published in: the documents of
+    # other times that speak of the period on its subject (doc_id, title, speaker, date, about)
+    spoken_elsewhen: list[dict[str, Any]] = field(default_factory=list)
 
     def to_dict(self, *, explain: bool = False) -> dict[str, Any]:
         """JSON-ready form."""
@@ -164,7 +168,7 @@ class SearchResult:
             "as_of": q.as_of.isoformat(), "mode": self.mode, "reason": self.reason,
             "semantic_query": q.semantic_query, "confidence": self.confidence,
             "returned": len(self.hits), "empty_reason": self.empty_reason,
-            "nearest": self.nearest,
+            "nearest": self.nearest, "spoken_elsewhen": self.spoken_elsewhen,
             "scope": self.scope.to_dict() if self.scope else None,
             "hits": [h.to_dict(full=explain) for h in self.hits],
         }
@@ -585,9 +589,50 @@ def _point_in_time(r: Retriever, tq, k: int, s: Settings, halt: bool) -> SearchR
     res = _finish(tq, "hard_filter", ranked, info, parts, agree, k, halt)
     if not res.hits:
         searched = period_label(start, min(end, tq.as_of) if end else tq.as_of)
-        res = replace(res, empty_reason=f"no documents from {searched}",
-                      nearest=nearest_periods(r, tq, k))
+        elsewhen = _spoken_elsewhen(r, tq, start, end, k, s) if tq.time == "said" else []
+        reason = f"no documents published in {searched} ({len(elsewhen)} of other times " \
+            "speak of it)" if elsewhen else f"no documents from {searched}"
+        res = replace(res, empty_reason=reason, nearest=nearest_periods(r, tq, k),
+                      spoken_elsewhen=elsewhen)
     return res
+
+
+def _spoken_elsewhen(r: Retriever, tq, start: dt.date | None, end: dt.date | None, k: int,
+                     s: Settings, limit: int = 3) -> list[dict[str, Any]]:
+    """For a question of what was said in a period [start, end] nothing was published in, the
+    documents of other times that speak of the period on the question's subject: "No documents
+    from that period" is said only when nothing was published in it and nothing speaks of it
+    (the contract's two times). "What was said about NHS funding in 2015?" finds nothing said
+    in 2015, and is told that the 2010 Spending Review speaks of 2015-16."""
+    if start is None or end is None:
+        return []
+    res = _point_in_time(r, replace(tq, time="about"), k, s, halt=False)
+    topic = content_words(tq.semantic_query)
+    spoken = r.spoken().of(h.chunk_id for h in res.hits)
+    asked = (_day_of(start), _day_of(end))
+    out: dict[tuple[str, str | None], dict[str, Any]] = {}  # a written question and its answer
+    for h in res.hits:                                         # share a title and a day
+        if (h.title, h.date) not in out and _on_subject(h, spoken.get(h.chunk_id, []), asked,
+                                                         topic):
+            out[(h.title, h.date)] = {"doc_id": h.doc_id, "title": h.title, "speaker": h.speaker,
+                                      "date": h.date, "about": h.about}
+    return list(out.values())[:limit]
+
+
+def _on_subject(hit: Hit, periods: Sequence[tuple[int, int, str, str]], asked: tuple[int, int],
+                topic: set[str]) -> bool:
+    """Does a passage speak of the asked period where it speaks of the question's subject: its
+    title or heading naming the period and any of its words the subject, or a sentence naming
+    both? Measured against 1990 as a baseline ("an 80 per cent reduction on 1990 levels"), a
+    report on emissions says nothing of NHS funding in 1990."""
+    for lo, hi, where, words in periods:
+        if not scoring.overlap_share((lo, hi), asked):
+            continue
+        said = f"{hit.title} {hit.text}" if where != "text" else " ".join(
+            sentence for sentence in split(hit.text) if words in sentence)
+        if topic & content_words(said):
+            return True
+    return False
 
 
 def recency_strength(tq) -> float:

@@ -56,3 +56,12 @@ def period_key(start: dt.date | None, end: dt.date | None) -> str:
     a = start.isoformat() if start else "the beginning"
     b = end.isoformat() if end else "now"
     return a if start and end and start == end else f"{a} .. {b}"
+
+
+_LINE_BREAKS = re.compile("\\s*[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]\\s*")
+
+
+def one_line(name: str) -> str:
+    """A name or a headline from a source, on one line: a line break in a title or a speaker
+    would begin a line of the answer that reads as something else (a forged citation)."""
+    return _LINE_BREAKS.sub(" ", name)
