@@ -373,6 +373,18 @@ def test_jsonl_untitled_record_is_titled_from_its_url(tmp_path):
     assert a.meta["url"].endswith("ford-recall/index.html")  # the address itself is kept
 
 
+def test_windows_punctuation_as_control_codes_is_read_as_meant(tmp_path):
+    # text decoded as Latin-1 somewhere upstream: "\u0092" is an apostrophe, "\u0093" and
+    # "\u0094" quotation marks; shown raw, the reader would see "Minister\x92s" in a quote
+    path = _jsonl(tmp_path / "docs.jsonl", [
+        {"id": "1", "date": "2009-11-03", "title": "Child Poverty Bill \u0096 Clause 19",
+         "speaker": "Graham Stuart", "text": "the Minister\u0092s \u0093institutional "
+         "architecture\u0094, caf\u00e9"}])
+    doc, = read_file(path).documents
+    assert doc.text == "the Minister’s “institutional architecture”, café"
+    assert doc.title == "Child Poverty Bill – Clause 19"
+
+
 def test_jsonl_bad_lines_are_counted_and_the_first_named(tmp_path):
     path = _jsonl(tmp_path / "docs.jsonl", [
         {"id": "1", "date": "2020-01-01", "text": "ok"},

@@ -26,6 +26,7 @@ from trag_tui.ingest.base import (
     Reader,
     _os_reason,
     size_refusal,
+    windows_punctuation,
 )
 
 
@@ -244,7 +245,10 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _clean(value: str) -> str:
-    """Lone surrogates (a JSON "\\ud800", an undecodable name) cannot be stored: U+FFFD instead."""
+    """Lone surrogates (a JSON "\\ud800", an undecodable name) cannot be stored: U+FFFD instead;
+    C1 control codes are the Windows-1252 punctuation they stand for, whichever reader read
+    them."""
+    value = windows_punctuation(value)
     return _SURROGATE.sub("\ufffd", value) if _SURROGATE.search(value) else value
 
 

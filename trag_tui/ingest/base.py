@@ -5,6 +5,7 @@ kind without an import loop.
 """
 from __future__ import annotations
 
+import re
 import signal
 import threading
 import time
@@ -19,6 +20,17 @@ from trag_tui.regular import open_regular
 
 DEFAULT_MAX_BYTES = 64 * 2**20
 DEFAULT_READ_SECONDS = 20.0
+# Windows-1252 punctuation written as C1 control codes (ParlParse's &#146; for an apostrophe,
+# &#151; for a dash; JSON "\u0092" from text decoded as Latin-1): no text means a control code
+# there, so they are mapped back to what was meant.
+_C1 = re.compile("[\x80-\x9f]")
+
+
+def windows_punctuation(s: str) -> str:
+    """The text with C1 control codes read as the Windows-1252 characters they stand for."""
+    if not _C1.search(s):
+        return s
+    return _C1.sub(lambda m: m.group(0).encode("latin-1").decode("cp1252", errors="ignore"), s)
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from lxml import etree
 from trag_tui.documents import DateSource, Document
 from trag_tui.errors import IngestError
 from trag_tui.ingest import text
-from trag_tui.ingest.base import FileRead, check_time, read_bytes
+from trag_tui.ingest.base import FileRead, check_time, read_bytes, windows_punctuation
 from trag_tui.temporal import document_dates as dates
 
 #: Chamber by the ParlParse file-name prefix (`debates2009-10-27d.xml`, `spwa2009-10-29.xml`).
@@ -67,9 +67,6 @@ _META_ATTRS = {
     "speakeroffice": "speaker_office",
     "url": "url",
 }
-# ParlParse writes some Windows-1252 punctuation as character references to C1 control codes
-# (&#146; for an apostrophe, &#151; for a dash); they are mapped back to what was meant.
-_C1 = re.compile("[\x80-\x9f]")
 
 
 def _safe_parser() -> etree.XMLParser:
@@ -255,8 +252,7 @@ def _collect(el: etree._Element, parts: list[str]) -> None:
 
 
 def _clean(s: str) -> str:
-    s = _C1.sub(lambda m: m.group(0).encode("latin-1").decode("cp1252", errors="ignore"), s)
-    return _SPACE.sub(" ", s).strip()
+    return _SPACE.sub(" ", windows_punctuation(s)).strip()
 
 
 def _count(n: int, noun: str) -> str:
