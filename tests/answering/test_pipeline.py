@@ -30,6 +30,7 @@ from tests.answering.results import (
 )
 from tests.fakes import ScriptedGenerator, jsonl_index
 from trag_tui.answering.events import Done, Quoted, Retrieved, Token, Writing
+from trag_tui.answering.facts import office_asked
 from trag_tui.answering.pipeline import answer, ask, no_documents_message
 from trag_tui.answering.prompt import ANSWER_SYSTEM_PROMPT, prompt_text
 from trag_tui.answering.ranking import evidence, rank
@@ -620,6 +621,32 @@ def test_a_quote_that_names_no_holder_of_the_office_asked_about_says_so_first():
                evidence_only=True)[-1]
     assert done.answer.startswith("Priti Patel, named as Home Secretary by Chris Philp on "
                                   "21 October 2020 [1]: “")
+
+
+def test_an_office_acting_in_the_question_is_not_asked_of_its_holder():
+    # the President nominates; the nominee is asked for, whom no "President" names
+    tq = TQ("Whom did the President nominate to the Supreme Court in July 2005?", "point_in_time",
+            start=dt.date(2005, 7, 1), end=dt.date(2005, 7, 31),
+            semantic_query="Whom did the President nominate to the Supreme Court")
+    said = "The President has nominated Judge John Roberts to the Supreme Court."
+    res = result("hard_filter", tq, [hit(1, "2005-07-20", said, speaker="Bill Frist")])
+    done = run(res, evidence_only=True)[-1]
+    assert done.answer == "Bill Frist [1] (20 July 2005): “" + said + "”"
+
+
+@pytest.mark.parametrize("question, asked", [
+    ("Who was Home Secretary in 2020?", True),
+    ("Which MP was Chancellor in July 2022?", True),
+    ("Which minister was Health Secretary in November 2013?", True),
+    ("Who took over as Secretary of State for Defence in October 2011?", True),
+    ("Who replaced Boris Johnson as Prime Minister?", True),
+    ("Whom did the President nominate to the Supreme Court?", False),
+    ("Who did President Joe Biden say was killed?", False),
+    ("Who chaired the House of Lords Leader's Group on the code of conduct?", False),
+    ("Which minister replied to the debate on Sri Lanka?", False),
+])
+def test_an_office_is_asked_of_its_holder_where_a_word_of_being_comes_before_it(question, asked):
+    assert office_asked(question) is asked
 
 
 def test_an_office_that_changed_hands_in_the_period_names_each_holder_in_date_order():

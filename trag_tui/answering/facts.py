@@ -213,6 +213,18 @@ def office_words(question: str) -> frozenset[str]:
     return frozenset(content_words(question) - content_words(" ".join(kinds)))
 
 
+def office_asked(question: str) -> bool:
+    """Does the question ask who holds an office: does a word of being or holding come before
+    the first office it names, other than the noun naming the answer's kind? "Which minister
+    was Health Secretary in November 2013?" does; "Whom did the President nominate to the
+    Supreme Court?", "Which minister replied to the debate?" and "Who chaired the Leader's
+    Group?" ask for someone else, whom no office's holder answers."""
+    for m in en.OFFICE_NOUN.finditer(question):
+        if not en.KIND_BEFORE.search(question[:m.start()]):
+            return en.HOLDING.search(question[:m.start()]) is not None
+    return False
+
+
 def speaks_as_asked(question_words: AbstractSet[str], source: Source) -> bool:
     """Is the source a speech by someone in the office the question asks about?"""
     return bool(source.speaker) and role_match(question_words, source.role or "")

@@ -98,6 +98,14 @@ OFFICE_BEFORE = re.compile(rf"((?:[A-Z][\w'’-]+ ){{0,3}}(?:{'|'.join(OFFICE_NO
 # asked about: "Which minister was Health Secretary in November 2013?"
 KIND_NOUN = re.compile(r"\b(?:which|what)\s+([\w'’-]+)\s+(?:was|is|were|are|did|does|do|has|"
                        r"have|had|will|would|could|can)\b", re.I)
+# An office's noun where a question names it: the holder is asked for only where a word of
+# being or holding comes before it ("Who was Home Secretary…", "Who took over as…", "Which MP
+# was Chancellor…"), not where the office acts ("Whom did the President nominate…", "Who chaired
+# the Leader's Group…"); one straight after "which" or "what" names the answer's kind
+OFFICE_NOUN = re.compile(rf"\b(?:{'|'.join(OFFICE_NOUNS.split())})s?\b", re.I)
+KIND_BEFORE = re.compile(r"\b(?:which|what)\s+$", re.I)
+HOLDING = re.compile(r"\b(?:is|was|were|are|be|been|became|become|becomes|as|held|holds|hold)\b",
+                     re.I)
 # An office of something ("Secretary of State for …") that ends on a joining word runs on into
 # the capitalised words after it: "…for Energy Security and Net Zero"
 _JOINED = r"\b(?:of|for|the|and)$"

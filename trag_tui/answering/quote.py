@@ -30,6 +30,7 @@ from .facts import (
     dated,
     names_speaker,
     new_names,
+    office_asked,
     office_holder,
     office_words,
     speaks_as_asked,
@@ -239,7 +240,7 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
         if not any(holds(p, full, kind, period) for p in picks):
             typed = [c for c in rest if holds(c, full, kind, period)]
             # the office rules, without them: the sample 21 -> 20
-            if kind == "person" and content_words(full) & en.OFFICE_STEMS:
+            if kind == "person" and office_asked(full):
                 typed = [c for c in typed if office_holder(c.sentence, full) is not None
                          or said_in(c.source, period) and speaks_as_asked(office_words(full), c.source)]
             if kind == "person":  # salience, without it: RealTimeQA 228 -> 227
@@ -398,7 +399,7 @@ def succession(question: str, ranked: Sequence[Candidate], kind: str | None,
     Home Secretary" in November 2025 (found because she speaks of "this year") held no office
     in May.
     """
-    if kind != "person" or not ranked or not content_words(question) & en.OFFICE_STEMS:
+    if kind != "person" or not ranked or not office_asked(question):
         return []
     best: dict[str, Candidate] = {}
     days: dict[str, list[dt.date]] = {}
@@ -426,7 +427,7 @@ def holder_unnamed(question: str, picks: Sequence[Candidate], kind: str | None,
     """Is an office's holder asked for ("Who was Home Secretary in 2020?") and named by none of
     the quoted sentences, nor the speaker in it? Then "Chris Philp [6]: “The Home Secretary has
     appointed…”" must not read as naming him."""
-    return kind == "person" and bool(content_words(question) & en.OFFICE_STEMS) and bool(picks) \
+    return kind == "person" and office_asked(question) and bool(picks) \
         and not any(holds(c, question, kind, period) for c in picks)
 
 
