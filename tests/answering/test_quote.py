@@ -281,6 +281,24 @@ def test_the_holder_of_the_office_asked_about(text, question, holder):
     assert office_holder(text, question) == holder
 
 
+def test_an_unqualified_office_is_of_the_speaker_s_department():
+    text = ("Our contribution, announced by the Secretary of State, my right hon. Friend the "
+            "Member for Doncaster North (Ed Miliband), commits the UK to cut emissions.")
+    energy = "Minister of State, Department for Energy Security and Net Zero"
+    assert office_holder(text, "Who is the Energy Secretary?", energy) == \
+        ("Ed Miliband", "Secretary of State")
+    assert office_holder(text, "Who is the Health Secretary?", energy) is None
+    assert office_holder(text, "Who is the Energy Secretary?") is None  # no department known
+    # an office the text qualifies keeps its own department
+    named = text.replace("the Secretary of State,", "the Secretary of State for Health,")
+    assert office_holder(named, "Who is the Energy Secretary?", energy) is None
+    # the office as the text words it still counts: a Treasury minister's "the Chancellor"
+    chancellor = ("The Chancellor, my right hon. Friend the Member for Stratford-on-Avon "
+                  "(Nadhim Zahawi), has said so.")
+    assert office_holder(chancellor, "Who was Chancellor in July 2022?",
+                         "Chief Secretary to the Treasury") == ("Nadhim Zahawi", "Chancellor")
+
+
 PM_2022 = [
     Source(1, "pm", "2022-03-23", "Prime Minister / Engagements", "Boris Johnson",
            "As Prime Minister I can tell the House that the UK has now supplied thousands of "

@@ -230,11 +230,15 @@ def speaks_as_asked(question_words: AbstractSet[str], source: Source) -> bool:
     return bool(source.speaker) and role_match(question_words, source.role or "")
 
 
-def office_holder(text: str, question: str) -> tuple[str, str] | None:
+def office_holder(text: str, question: str, role: str = "") -> tuple[str, str] | None:
     """The person a text names as holding the office the question asks about, with the
     office as the text words it: ("Nadhim Zahawi", "Chancellor") from "The Chancellor, my right
     hon. Friend the Member for Stratford-on-Avon (Nadhim Zahawi), has said…". A name the
-    question gives already is not an answer to it."""
+    question gives already is not an answer to it. An office the text leaves unqualified is
+    of the department of whoever says it (`role`, the speaker's office): "the Secretary of
+    State, my right hon. Friend the Member for Doncaster North (Ed Miliband)" in an answer by
+    the "Minister of State, Department for Energy Security and Net Zero" is the Energy
+    Secretary."""
     question_words = office_words(question)
     for name in new_names(text, question):
         at = text.find(name)
@@ -243,7 +247,11 @@ def office_holder(text: str, question: str) -> tuple[str, str] | None:
         if m is None:
             continue
         office = en.OPENING_DETERMINER.sub("", m.group(1)).rstrip(", ")
-        if role_match(question_words, office) and not _qualified_otherwise(question, office):
+        readings = [office]
+        if role and content_words(office) <= en.FORMAL:
+            readings.append(f"{office} {' '.join(content_words(role) - en.FORMAL)}")
+        if any(role_match(question_words, read) and not _qualified_otherwise(question, read)
+               for read in readings):
             return name, office
     return None
 

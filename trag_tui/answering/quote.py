@@ -241,7 +241,7 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
             typed = [c for c in rest if holds(c, full, kind, period)]
             # the office rules, without them: the sample 21 -> 20
             if kind == "person" and office_asked(full):
-                typed = [c for c in typed if office_holder(c.sentence, full) is not None
+                typed = [c for c in typed if office_holder(c.sentence, full, c.source.role) is not None
                          or said_in(c.source, period) and speaks_as_asked(office_words(full), c.source)]
             if kind == "person":  # salience, without it: RealTimeQA 228 -> 227
                 # Of the source's good sentences that name someone, the one naming whom the
@@ -378,7 +378,7 @@ def holder(c: Candidate, question: str) -> str | None:
     office, or the person it names as holding it."""
     if _speaks_in_office(c, question):
         return c.source.speaker
-    found = office_holder(c.sentence, question) if c.sentence else None
+    found = office_holder(c.sentence, question, c.source.role) if c.sentence else None
     return found[0] if found else None
 
 
@@ -576,7 +576,7 @@ def render_pick(c: Candidate, question: str, kind: str | None,
         office = en.THE_OPENING.sub("", role)  # "speaking as Prime Minister"
         head = f"{speaker}, speaking as {office}" + (f" on {when}" if when else "")
         return f"{head} [{s.number}]{under}: {_quote(c.sentence)}{after}"
-    holder = office_holder(c.sentence, question) if kind == "person" else None
+    holder = office_holder(c.sentence, question, s.role) if kind == "person" else None
     if holder is not None:
         # Who holds the office first, then who said so: "Who was Chancellor in July 2022?" is
         # answered "Nadhim Zahawi, named as Chancellor by Simon Clarke…", not "Simon Clarke…".
