@@ -11,6 +11,7 @@ from trag_tui.answering.facts import (
     office_holder,
     office_words,
     person_names,
+    quantities,
     speaks_as_asked,
 )
 from trag_tui.answering.kind import (
@@ -425,6 +426,35 @@ def test_a_how_many_question_is_answered_by_the_figure_that_counts_what_it_asks(
     assert "23 grand slam" in quoted_answer(q, picks)
 
 
+def test_how_many_voted_is_answered_by_the_division_s_tally():
+    q = "How many MPs voted in favour of renewing the UK's nuclear deterrent in July 2016?"
+    tally = "The House divided: Ayes 472, Noes 117."
+    assert counts(tally, counted(q), q)
+    assert counts(tally, set(), "How many MPs voted against the motion?")
+    assert counts("Contents, 201; Not-Contents, 150.", set(), "How many peers supported it?")
+    assert not counts("The motion was agreed to.", counted(q), q)
+    assert not counts(tally, set(), "How many people attended?")
+    # a distance is not a count of MPs, unless miles are what is counted
+    robertson = "Scotland's MPs are opposed to it, and the weapons are based on the Clyde, " \
+        "25 miles from our largest city."
+    assert stated_figures(robertson, q) == (0, 0)
+    assert stated_figures("The route is 25 miles long.", "How many miles long is the route?") \
+        == (1, 0)
+    sources = [
+        Source(1, "a", "2016-07-18", "Trident", "Angus Robertson", robertson, score=0.9),
+        Source(2, "b", "2016-07-18", "Trident", "", tally, score=0.5),
+    ]
+    picks = extract(q, rank(q, sources, mode="hybrid", embedder=HashEmbedder()), mode="hybrid")
+    assert "Ayes 472" in quoted_answer(q, picks)
+
+
+def test_a_number_word_joined_to_another_word_is_a_kind_not_a_count():
+    assert quantities("a negotiated two-state solution") == []
+    assert quantities("the two-child limit") == []
+    assert [str(x) for x in quantities("twenty-five people")] == ["25"]
+    assert [str(x) for x in quantities("a forty-two-year-old")] == ["42"]  # an age
+
+
 def test_how_many_times_is_answered_by_the_ordinal_of_the_latest_time():
     q = "How many times in a row has the Bank of England now raised interest rates?"
     assert gives("number", "Interest rates are expected to rise for a seventh time in a row.", q)
@@ -448,6 +478,19 @@ def test_a_percentage_asked_for_is_not_answered_by_a_count():
     q = "How many Russians could soon be conscripted?"
     assert stated_figures("Up to three hundred thousand reservists may be called up.", q) == (1, 0)
     assert stated_figures("They served for less than ten years.", q) == (0, 0)
+
+
+def test_a_sum_named_as_what_is_asked_is_answered_by_money():
+    q = ("Which general salary threshold did the Government say in October 2020 would apply to "
+         "skilled workers under the new points-based immigration system?")
+    assert answer_type(q) == "number"
+    # "points-based" names the system, not points asked for
+    assert stated_figures("Skilled workers will need 70 points.", q) == (0, 0)
+    assert stated_figures("The general salary threshold will be £25,600.", q) == (1, 0)
+    assert answer_type("What was the value of unpaid tax debts at 31 March 2009?") == "number"
+    assert answer_type("Which value matters most to Melanie?") is None
+    assert stated_figures("Rates rose by 25 points.", "How much did rates rise, in points?") \
+        == (1, 0)
 
 
 def test_a_rate_asked_for_is_not_answered_by_a_count():

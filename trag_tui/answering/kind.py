@@ -43,9 +43,10 @@ def _counts_things(question: str) -> bool:
 
 @lru_cache(maxsize=64)
 def money_asked(question: str) -> bool:
-    """Does a how-much question ask for a sum of money?"""
-    return bool(en.HOW_MUCH.search(question) and en.MONEY.search(question)
-                and not en.NOT_MONEY.search(question))
+    """Does a how-much question ask for a sum of money, or a question name one as what it asks
+    ("Which salary threshold…", "What was the cost of…")?"""
+    return bool((en.HOW_MUCH.search(question) and en.MONEY.search(question)
+                 or en.PRICE_ASKED.search(question)) and not en.NOT_MONEY.search(question))
 
 
 @lru_cache(maxsize=64)
@@ -91,8 +92,11 @@ def stated_figures(sentence: str, question: str = "") -> tuple[int, int]:
     rate = bool(question) and rate_asked(question)
     if things:
         # "How many Russians could be conscripted?" counts people: "for less than 10 years"
-        # is a span of time, not the count ("for less than ten years" too)
-        sentence = en.SPAN.sub(" ", in_figures(sentence))
+        # is a span of time, not the count ("for less than ten years" too), and "25 miles"
+        # a distance, unless miles are what is counted
+        what = counted(question)
+        sentence = en.MEASURE.sub(lambda m: m.group(0) if content_words(m.group(0)) & what
+                                  else " ", en.SPAN.sub(" ", in_figures(sentence)))
 
     def wanted(q: Quantity) -> bool:
         # nor is "£120 million" a count of people
@@ -142,9 +146,15 @@ def counted(question: str) -> set[str]:
     return content_words(" ".join(words))
 
 
-def counts(sentence: str, what: set[str]) -> bool:
+def counts(sentence: str, what: set[str], question: str = "") -> bool:
     """Does a sentence give a figure with what is counted right after it ("23 Grand Slam
-    titles", "six months", "2.5 million customers")?"""
+    titles", "six months", "2.5 million customers"), or, asked how many voted for or against,
+    a division's tally of that side ("The House divided: Ayes 472, Noes 117")?"""
+    if question and en.HOW_MANY.search(question):
+        side = en.TALLY_AGAINST if en.VOTES_AGAINST.search(question) else \
+            en.TALLY_FOR if en.VOTES_FOR.search(question) else None
+        if side is not None and side.search(sentence):
+            return True
     return bool(what) and any(content_words(m.group(1)) & what for m in en.COUNT.finditer(sentence))
 
 

@@ -36,7 +36,8 @@ NUMBER_QUESTION = re.compile(
     r"|\b(?:what|which) (?:was|is|were|are)? ?(?:the )?"
     r"(?:(?!(?:did|does|do|has|have|had|will|would|can|could|should|might)\b)[\w-]+ ){0,3}"
     r"(?:rate|percentage|share|"
-    r"figure|level|number|amount|cost|price|total|score|count|size)\b|\bby how much\b", re.I)
+    r"figure|level|number|amount|cost|price|total|score|count|size|threshold|salary|"
+    r"fee|limit|sum|value(?=\s+of\b))\b|\bby how much\b", re.I)
 WH = re.compile(r"^\W*(?:who|whom|whose|what|which|when|where|why|how|true or false)\b", re.I)
 # A request opening a question ("Compare UK emissions in 2018 and 2024"): capitalised by its
 # place, not a name
@@ -166,12 +167,20 @@ HOW_MUCH = re.compile(r"\bhow much\b", re.I)
 MONEY = re.compile(r"\b(?:costs?|pay|paid|salary|salaries|wages?|worth|earn\w*|spen[dt]\w*|"
                     r"fund\w*|budget|fines?|fined|compensation|forgiveness|loans?|debt|aid|"
                     r"jackpot|prize|raised?|sold|bought|money)\b", re.I)
-NOT_MONEY = re.compile(r"\b(?:rates?|per ?cent|percent\w*|points?)\b|%", re.I)
+# "Which salary threshold…", "What was the cost of…": a sum of money named as what is asked
+PRICE_ASKED = re.compile(r"\b(?:what|which)\s+(?:[\w'’-]+\s+){0,3}?(?:salary|salaries|wages?|"
+                         r"fees?|price|cost)\b", re.I)
+NOT_MONEY = re.compile(r"\b(?:rates?|per ?cent|percent\w*|points?)\b(?!-)|%", re.I)  # not "points-based"
 TIME_UNITS = "years months weeks days hours minutes seconds decades centuries"
 # "10 years", "3-day", "1 century": a figure with a unit of time after it
 SPAN = re.compile(r"\b\d[\d,.]*(?:\s+|-)(?:"
                    + "|".join(re.sub(r"(?:ies|s)$", "", u) for u in TIME_UNITS.split())
                    + r")(?:y|ies|s)?\b", re.I)
+# "25 miles", "40 kg", "3-metre": a figure with a unit of measure after it, a size and not a
+# count of things ("Scotland's MPs … 25 miles from our largest city" counts no MPs)
+MEASURE = re.compile(r"\b\d[\d,.]*(?:\s+|-)(?:miles?|kilomet(?:re|er)s?|km|metres?|meters?|feet|"
+                     r"foot|inch(?:es)?|yards?|acres?|hectares?|tonnes?|tons?|kilograms?|kg|"
+                     r"grams?|litres?|liters?|gallons?|degrees?)\b", re.I)
 SHARE = re.compile(r"\b(?:what|which) (?:share|percentage|proportion)\b|\bwhat per ?cent\b|"
                     r"\bby (?:what|how many) (?:percentage|per ?cent|%)", re.I)
 # "What was the unemployment rate…?" asks for a rate (a percentage, basis points, a sum per
@@ -186,6 +195,16 @@ OVER_TIME = re.compile(
 # "How many grand slams has she won?" counts grand slams: a figure with another noun after it
 # ("Serena Williams, 40, announced…") is not the count asked for, "23 Grand Slam titles" is.
 HOW_MANY = re.compile(r"\bhow many\s+((?:[\w'’-]+\s+){0,2}[\w'’-]+)", re.I)
+# A division's tally: "Ayes 472, Noes 117" (the Commons), "Contents, 201; Not-Contents, 150"
+# (the Lords), "the yeas are 52, the nays 48" (the Senate). How many voted for a motion
+# ("voted in favour", "supported", "backed") is the first side's figure, how many against the
+# second's, though neither says who was counted.
+TALLY_FOR = re.compile(r"\b(?:ayes|yeas|contents)\b[\s,:;]*(?:(?:are|were)\s+)?\d", re.I)
+TALLY_AGAINST = re.compile(r"\b(?:noes|nays|not[- ]contents)\b[\s,:;]*(?:(?:are|were)\s+)?\d",
+                           re.I)
+VOTES_FOR = re.compile(r"\bin\s+favou?r\b|\bvot\w*\s+for\b|\bsupport\w*|\bback(?:ed|ing)\b",
+                       re.I)
+VOTES_AGAINST = re.compile(r"\bvot\w*\s+against\b|\boppos\w*|\breject\w*", re.I)
 # "How many times in a row…?" is answered by the ordinal of the latest one: "for a seventh time
 # in a row", "its third straight", "the 10th consecutive" ("the first time since 2001" counts
 # nothing).
@@ -250,14 +269,17 @@ NUMBER_UNITS = {word: n for n, word in enumerate(UNITS_1_9, 1)}
 NUMBER_SMALL = dict(zip((*UNITS_1_9[1:], *TEENS), range(2, 20)))
 CARDINAL = (rf"(?:{'|'.join(TENS)})(?:[- ](?:{'|'.join(NUMBER_UNITS)}))?|{'|'.join(NUMBER_SMALL)}")
 # A number written as words: "six months", "twenty-five", "two hundred", "one million". "One"
-# alone is left as a word ("one of the few"), and so is a fraction ("two-thirds"). Lower case,
-# or capitalised where a sentence starts: "Big Ten" and "Seven Network" are names.
+# alone is left as a word ("one of the few"), and so is a fraction ("two-thirds") and a word
+# joined to another than a unit of time ("a two-state solution", "the two-child limit": a kind,
+# not a count; "a forty-two-year-old" is an age).
+# Lower case, or capitalised where a sentence starts: "Big Ten" and "Seven Network" are names.
 WORD_FIGURE = re.compile(
     r"(?:(?<![\w-])(?=[a-z])|(?:^|(?<=[.!?:;\"“(] )|(?<=[\"“(]))(?=[A-Z]))"
     rf"(?P<n>(?i:{CARDINAL}|one(?=\s+(?:hundred|thousand|million|billion|trillion)\b)))"
     r"(?P<h>\s+hundred)?"
     r"(?!\w|-(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|thirds|quarters?"
-    r"|halves|fifths|sixths|sevenths|eighths|ninths|tenths)\b)",
+    r"|halves|fifths|sixths|sevenths|eighths|ninths|tenths)\b"
+    r"|-(?!(?:years?|months?|weeks?|days?|hours?|minutes?|decades?)\b)[a-z])",
     re.M)
 
 

@@ -380,7 +380,7 @@ def featured(question: str, sources: Sequence[Source], *, mode: str | None = Non
         elif kind == "number":
             stated, other = stated_figures(sentence, full)
             f["figure_asked" if stated else "figure_other"] = float(bool(stated or other))
-            f["counted"] = float(counts(sentence, what))
+            f["counted"] = float(counts(sentence, what, full))
         if lean and s.date:
             f["newer_news"] = newness.get(s.date, 0.0)
         day = iso_day(s.date) if asked_on else None
