@@ -12,6 +12,7 @@ from trag_tui.answering.facts import (
     office_words,
     person_names,
     quantities,
+    speaker_answers,
     speaks_as_asked,
 )
 from trag_tui.answering.kind import (
@@ -298,6 +299,24 @@ def test_an_unqualified_office_is_of_the_speaker_s_department():
                   "(Nadhim Zahawi), has said so.")
     assert office_holder(chancellor, "Who was Chancellor in July 2022?",
                          "Chief Secretary to the Treasury") == ("Nadhim Zahawi", "Chancellor")
+
+
+def test_who_answered_is_answered_by_the_speaker_the_question_does_not_name():
+    q = ("Which minister answered Lord Chidgey's question in the House of Lords on 28 October "
+         "2009 about the Lord's Resistance Army moving into Darfur?")
+    asking = Source(1, "q", "2009-10-28", "Sudan: Darfur", "Lord Chidgey",
+                    "To ask Her Majesty's Government what is their assessment of the risk of the "
+                    "Lord's Resistance Army moving into Darfur.", score=0.9)
+    reply = Source(2, "r", "2009-10-28", "Sudan: Darfur", "Baroness Kinnock of Holyhead",
+                   "My Lords, there are reports that the Lord's Resistance Army raided camps for "
+                   "displaced Darfuris in southern Sudan.", score=0.8)
+    site = replace(reply, speaker="cnn.com")
+    assert speaker_answers(q, reply) and not speaker_answers(q, asking)
+    assert not speaker_answers(q, site)  # an outlet is no one
+    assert not speaker_answers("What did the minister say about Darfur?", reply)
+    picks = extract(q, rank(q, [asking, reply], mode="hard_filter", embedder=HashEmbedder()),
+                    mode="hard_filter")
+    assert "Baroness Kinnock of Holyhead [2]" in quoted_answer(q, picks)
 
 
 PM_2022 = [

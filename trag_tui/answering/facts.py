@@ -191,6 +191,15 @@ def names_speaker(question: str, source: Source) -> bool:
                for name in speaker_names(source))
 
 
+def speaker_answers(question: str, source: Source) -> bool:
+    """Is the source's speaker the answer to a question of who said, asked or answered
+    something: a person (not an outlet or a bank) the question does not name? "Which minister
+    answered Lord Chidgey's question…?" is answered by Baroness Kinnock's reply, whose words
+    name no one."""
+    return bool(en.SPEAKER_ASKED.search(question)) and bool(person_names(source.speaker or "")) \
+        and not names_speaker(question, source)
+
+
 def role_match(question_words: AbstractSet[str], role: str) -> bool:
     """Is `role` (a speaker's role, an office a sentence names) the office the question asks
     about?"""

@@ -33,6 +33,7 @@ from .facts import (
     office_asked,
     office_holder,
     office_words,
+    speaker_answers,
     speaks_as_asked,
     surname,
 )
@@ -357,8 +358,9 @@ def quoted_answer(question: str, picks: Sequence[Candidate], *, kind: str | None
 def holds(c: Candidate, question: str, kind: str | None,
           period: tuple[dt.date, dt.date] | None = None) -> bool:
     """Does the sentence hold what the answer type asks for (for a `period` asked about)?"""
-    if kind == "person" and _speaks_in_office(c, question, period):
-        return True  # the speaker, in the office asked about
+    if kind == "person" and (_speaks_in_office(c, question, period)
+                             or speaker_answers(question, c.source)):
+        return True  # the speaker, in the office asked about, or asked about as the speaker
     return gives(kind, c.sentence, question, c.source.date)
 
 

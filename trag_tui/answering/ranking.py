@@ -328,7 +328,10 @@ def featured(question: str, sources: Sequence[Source], *, mode: str | None = Non
     order = {id(s): i for i, s in enumerate(sorted(sources, key=lambda s: -s.score))}
     # Who said it is part of the question: "What did the Chancellor say…", "What did Senator
     # Lott say…". When some source is theirs, the others' sentences are not the answer.
-    named = {id(s) for s in sources if names_speaker(question, s)}
+    # Not when who spoke is asked: "Which minister answered Lord Chidgey's question?" is
+    # answered by another speaker than the one it names (`facts.speaker_answers`).
+    named = {id(s) for s in sources if names_speaker(question, s)} \
+        if kind != "person" or not en.SPEAKER_ASKED.search(full) else set()
     office = office_words(full)
     # who holds an office is told as of the day it is said: the Defence Secretary speaking in
     # July 2016 is no answer to who held the office in October 2011
