@@ -467,6 +467,24 @@ def test_how_many_voted_is_answered_by_the_division_s_tally():
     assert "Ayes 472" in quoted_answer(q, picks)
 
 
+def test_a_count_of_what_is_asked_joins_from_another_source_below_the_usual_cut():
+    from trag_tui.answering.ranking import FEATURES
+
+    q = "How many MPs voted in favour of renewing Trident in July 2016?"
+    counted_feature = tuple(1.0 if f == "counted" else 0.0 for f in FEATURES)
+    speech = Source(1, "a", "2016-07-18", "Trident", "Angus Robertson",
+                    "Scotland's MPs are overwhelmingly opposed to the renewal of Trident.")
+    tally = Source(2, "b", "2016-07-18", "Trident", "", "The House divided: Ayes 472, Noes 117.")
+    other = Source(3, "c", "2016-07-18", "Trident", "", "It will cost 31 billion pounds.")
+    ranked = [Candidate(speech, speech.passage, 1.0, 0),
+              Candidate(tally, tally.passage, 0.6, 0, features=counted_feature),
+              Candidate(other, other.passage, 0.58, 0)]
+    assert [p.source.number for p in extract(q, ranked, kind="number")] == [1, 2]
+    # under the floor of the best line's score it is off the subject, counted or not
+    low = [ranked[0], replace(ranked[1], score=0.4)]
+    assert [p.source.number for p in extract(q, low, kind="number")] == [1]
+
+
 def test_a_number_word_joined_to_another_word_is_a_kind_not_a_count():
     assert quantities("a negotiated two-state solution") == []
     assert quantities("the two-child limit") == []

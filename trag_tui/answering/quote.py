@@ -44,6 +44,7 @@ from .ranking import (
     Candidate,
     Cuts,
     another_time,
+    counts_asked,
     figure_dated_elsewhen,
     of_period,
     of_the_period,
@@ -255,8 +256,13 @@ def extract(question: str, ranked: Sequence[Candidate], *, mode: str | None = No
                 # "from when?" asks for a day: "set to begin on 5 September", not "since 2006"
                 typed.sort(key=lambda c: not _finer_than_year(c))
             same = next((c for c in typed if c.source is top.source), None)
-            extra = same or (typed[0] if typed and typed[0].score >= cuts.typed_elsewhere
-                             * top.score else None)
+            # another source's line only when nearly as good, or when it counts the very thing
+            # a how-many question counts ("Ayes 472, Noes 117" for the MPs voting in favour):
+            # a figure of that is no chance find
+            near = typed[0] if typed and typed[0].score >= cuts.typed_elsewhere * top.score \
+                else None
+            extra = same or near or next((c for c in typed if counts_asked(c)
+                                          and not off_subject(c, ranked, cuts)), None)
             if extra is not None:
                 picks.append(extra)
         elif kind == "person" and gives(kind, top.sentence, full):

@@ -75,6 +75,7 @@ FEATURES = (
 )
 _OTHER_TIME = FEATURES.index("other_time")
 _PERIOD_FIT = FEATURES.index("period_fit")
+_COUNTED = FEATURES.index("counted")
 WEIGHTS_FILE = Path(__file__).with_name("ranker_weights.json")
 
 
@@ -476,6 +477,12 @@ def another_time(c: Candidate) -> bool:
     """Was a ranked sentence judged to be of another time than the period asked about (its
     `other_time` feature)?"""
     return bool(c.features) and c.features[_OTHER_TIME] > 0
+
+
+def counts_asked(c: Candidate) -> bool:
+    """Does a ranked sentence state a figure of what a how-many question counts (its `counted`
+    feature)?"""
+    return bool(c.features) and c.features[_COUNTED] > 0
 
 
 def of_the_period(c: Candidate) -> bool:
