@@ -9,7 +9,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared" / "corpora"
 # the sets whose questions carry an answer `key` of their own
-KEYED = ("sample", "sample_second", "sample_third", "hansard", "beige_keys")
+KEYED = ("sample", "sample_second", "sample_third", "hansard", "hansard_second", "beige_keys")
 QUESTION_SETS = {
     "sample": REPO / "sample_corpus" / "questions.jsonl",
     # a second set of keys on the sample corpus, written from its documents by a pass that did
@@ -21,6 +21,9 @@ QUESTION_SETS = {
     # JSONL) and from the whole Beige Book
     "hansard": REPO / "bench" / "hansard_keys.jsonl",
     "beige_keys": REPO / "bench" / "beige_book_keys.jsonl",
+    # a second Hansard set, written the same way and measured once before anything was
+    # changed for it
+    "hansard_second": REPO / "bench" / "hansard_second_keys.jsonl",
     "realtimeqa": SHARED / "realtimeqa" / "qa.jsonl",
     "locomo": SHARED / "locomo" / "qa.jsonl",
     "beige": REPO / "bench" / "beige_book_questions.jsonl",
