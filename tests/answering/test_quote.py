@@ -314,6 +314,10 @@ def test_who_answered_is_answered_by_the_speaker_the_question_does_not_name():
     assert speaker_answers(q, reply) and not speaker_answers(q, asking)
     assert not speaker_answers(q, site)  # an outlet is no one
     assert not speaker_answers("What did the minister say about Darfur?", reply)
+    # another peer's supplementary question is no reply, though it asks who asked
+    supplementary = "My Lords, what is the Government's assessment of the situation in Darfur?"
+    assert not speaker_answers(q, reply, supplementary)
+    assert speaker_answers("Which peer asked about Darfur?", reply, supplementary)
     picks = extract(q, rank(q, [asking, reply], mode="hard_filter", embedder=HashEmbedder()),
                     mode="hard_filter")
     assert "Baroness Kinnock of Holyhead [2]" in quoted_answer(q, picks)

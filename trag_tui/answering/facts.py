@@ -191,13 +191,16 @@ def names_speaker(question: str, source: Source) -> bool:
                for name in speaker_names(source))
 
 
-def speaker_answers(question: str, source: Source) -> bool:
-    """Is the source's speaker the answer to a question of who said, asked or answered
-    something: a person (not an outlet or a bank) the question does not name? "Which minister
-    answered Lord Chidgey's question…?" is answered by Baroness Kinnock's reply, whose words
-    name no one."""
-    return bool(en.SPEAKER_ASKED.search(question)) and bool(person_names(source.speaker or "")) \
-        and not names_speaker(question, source)
+def speaker_answers(question: str, source: Source, sentence: str = "") -> bool:
+    """Is the source's speaker, saying `sentence`, the answer to a question of who said, asked
+    or answered something: a person (not an outlet or a bank) the question does not name, and,
+    unless who asked is asked, not asking themselves? "Which minister answered Lord Chidgey's
+    question…?" is answered by Baroness Kinnock's reply, whose words name no one, not by
+    another peer's supplementary question."""
+    m = en.SPEAKER_ASKED.search(question)
+    return m is not None and bool(person_names(source.speaker or "")) \
+        and not names_speaker(question, source) \
+        and (m.group("verb").lower() == "asked" or not en.ASKS.search(sentence))
 
 
 def role_match(question_words: AbstractSet[str], role: str) -> bool:

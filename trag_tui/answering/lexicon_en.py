@@ -102,9 +102,9 @@ KIND_NOUN = re.compile(r"\b(?:which|what)\s+([\w'’-]+)\s+(?:was|is|were|are|di
 # A who-question asking who said, asked or answered something ("Which minister answered Lord
 # Chidgey's question…?", "Which MP asked for leave to bring in a Bill…?"): the one who spoke is
 # the answer, and the record names them as the speaker, not in what they said
-SPEAKER_ASKED = re.compile(r"^\W*(?:who|which\b[^?]{0,60}?)\s+(?:said|asked|answered|replied|"
-                           r"responded|opened|moved|told|announced|introduced|tabled|proposed|"
-                           r"spoke|wound\s+up)\b", re.I)
+SPEAKER_ASKED = re.compile(r"^\W*(?:who|which\b[^?]{0,60}?)\s+(?P<verb>said|asked|answered|"
+                           r"replied|responded|opened|moved|told|announced|introduced|tabled|"
+                           r"proposed|spoke|wound\s+up)\b", re.I)
 # An office's noun where a question names it: the holder is asked for only where a word of
 # being or holding comes before it ("Who was Home Secretary…", "Who took over as…", "Which MP
 # was Chancellor…"), not where the office acts ("Whom did the President nominate…", "Who chaired

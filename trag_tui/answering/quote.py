@@ -365,7 +365,7 @@ def holds(c: Candidate, question: str, kind: str | None,
           period: tuple[dt.date, dt.date] | None = None) -> bool:
     """Does the sentence hold what the answer type asks for (for a `period` asked about)?"""
     if kind == "person" and (_speaks_in_office(c, question, period)
-                             or speaker_answers(question, c.source)):
+                             or speaker_answers(question, c.source, c.sentence)):
         return True  # the speaker, in the office asked about, or asked about as the speaker
     return gives(kind, c.sentence, question, c.source.date)
 
