@@ -519,3 +519,26 @@ def test_a_record_kind_capitalised_as_a_category_is_a_source_a_question_can_name
             "wa-0", "wa-1", "wa-2"}
     finally:
         index.close()
+
+
+def test_a_place_many_speakers_names_share_is_where_after_in_not_who(tmp_path, monkeypatch):
+    """"…in Scotland" names no member for the West of Scotland; "the Chicago Fed's reports" in
+    "in Chicago" are one source's, and stay its scope."""
+    import trag_tui.facets as facets
+
+    monkeypatch.setattr(facets, "MAX_NAME_SHARE", 1.0)  # a small index: every shared part counts
+    members = ["Ross Finnie (West of Scotland) (LD)", "Jim Hume (South of Scotland) (LD)",
+               "John Wilson (Central Scotland) (SNP)", "Nigel Don (North East Scotland) (SNP)",
+               "Annabel Goldie (West of Scotland) (Con)"]
+    rows = [{"id": f"sp:{i}:{d}", "date": f"2009-10-{d}", "title": "Scottish Parliament: Health",
+             "source": name, "text": f"Flu vaccination in my region reached {i + d} per cent."}
+            for i, name in enumerate(members) for d in (27, 28, 29)]
+    index = _build(tmp_path, rows)
+    try:
+        fi = facet_index(index)
+        assert fi.scope("What did Finnie say about flu vaccination?").names[0].startswith("Ross")
+        assert fi.scope("What was said about flu vaccination in Scotland?") is None
+    finally:
+        index.close()
+    # one source named after "in" is still who
+    assert facets._a_place(["retail", "sales", "in", "chicago"], 3, [1]) is False

@@ -58,6 +58,9 @@ _WHO = ("speaker", "title")
 MIN_INITIALS = 3
 # Bumped when the reading of names changes, so an index's facets are read again.
 RULES = "6"
+# A word more speakers' names than this share, after "in" or the like, names a place
+MAX_PLACE_NAMES = 3
+_LOCATIVE = frozenset("in across throughout around within outside".split())
 # Number words are names' parts ("Third District") but never names on their own.
 _NUMBER_WORDS = set(
     "one two three four five six seven eight nine ten eleven twelve first second third fourth "
@@ -364,7 +367,7 @@ class FacetIndex:
                     word = _folded(words[i])
                     fids = [f for f in fids if {word, word[:-1] if word.endswith("s") else word}
                             & self._name_words(f)]
-                    if not fids:
+                    if not fids or _a_place(words, i, fids):
                         continue
                 matched.append((" ".join(words[i:i + n]), fids))
                 i += n
@@ -416,6 +419,15 @@ class FacetIndex:
                 self.CHUNKS_SQL.format(marks=",".join("?" * len(key))), key)]
             self._chunks[key] = np.asarray(sorted(ids), dtype=np.int64)
         return self._chunks[key]
+
+
+def _a_place(words: list[str], i: int, fids: list[int]) -> bool:
+    """Is the word at `i`, one word many speakers' names share, a place the question names
+    after "in" ("…in Scotland": members for the West of Scotland, Central Scotland…, and
+    Baroness Scotland), not someone? One source named so ("in Chicago": the Chicago Fed's
+    reports) stays who. English only."""
+    return len(fids) > MAX_PLACE_NAMES and i > 0 and words[i - 1] in _LOCATIVE \
+        and (i + 1 >= len(words) or words[i + 1] != "s")
 
 
 def facet_index(index) -> FacetIndex:
