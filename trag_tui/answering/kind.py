@@ -9,7 +9,9 @@ sets the scene before it asks, so the kind is read from the asking sentence. Eng
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from functools import lru_cache
 
 from ..temporal.cues import FIGURE
@@ -133,28 +135,37 @@ def asked(question: str) -> str:
                 parts[-1])
 
 
-def counted(question: str) -> set[str]:
-    """The stems of what a "how many" question counts (the words before its verb)."""
+@lru_cache(maxsize=64)
+def counted(question: str) -> frozenset[str]:
+    """The stems of what a "how many" question counts (the words before its verb). Read once
+    per question: the ranking and the figure reading ask it of every sentence."""
     m = en.HOW_MANY.search(asked(question))
     if not m:
-        return set()
+        return frozenset()
     words = []
     for w in m.group(1).split():
         if w.lower() in STOPWORDS:
             break
         words.append(w)
-    return content_words(" ".join(words))
+    return frozenset(content_words(" ".join(words)))
 
 
-def counts(sentence: str, what: set[str], question: str = "") -> bool:
+@lru_cache(maxsize=64)
+def _tally(question: str) -> re.Pattern[str] | None:
+    """The side of a division's tally a how-many question of votes asks for, if it asks one."""
+    if not en.HOW_MANY.search(question):
+        return None
+    return en.TALLY_AGAINST if en.VOTES_AGAINST.search(question) else \
+        en.TALLY_FOR if en.VOTES_FOR.search(question) else None
+
+
+def counts(sentence: str, what: AbstractSet[str], question: str = "") -> bool:
     """Does a sentence give a figure with what is counted right after it ("23 Grand Slam
     titles", "six months", "2.5 million customers"), or, asked how many voted for or against,
     a division's tally of that side ("The House divided: Ayes 472, Noes 117")?"""
-    if question and en.HOW_MANY.search(question):
-        side = en.TALLY_AGAINST if en.VOTES_AGAINST.search(question) else \
-            en.TALLY_FOR if en.VOTES_FOR.search(question) else None
-        if side is not None and side.search(sentence):
-            return True
+    side = _tally(question) if question else None
+    if side is not None and side.search(sentence):
+        return True
     return bool(what) and any(content_words(m.group(1)) & what for m in en.COUNT.finditer(sentence))
 
 
