@@ -7,6 +7,7 @@ from dataclasses import replace
 import pytest
 
 from trag_tui.answering.facts import (
+    figure_words,
     names_speaker,
     office_holder,
     office_words,
@@ -42,6 +43,7 @@ from trag_tui.answering.ranking import (
     rank,
     rank_query,
     ranker_cuts,
+    ranker_weights,
 )
 from trag_tui.answering.sources import Source
 from trag_tui.models.embedding import HashEmbedder
@@ -89,6 +91,11 @@ from trag_tui.text.labels import period_label
      "singles titles?", "number"),
     ("Barristers protesting against cuts to legal aid have voted to strike from when?", "date"),
     ("How many people answered, and which party did they back?", "number"),
+    # a span of time, a cap and a magnitude are figures; how long ago is a date
+    ("How long did Lewis Macdonald say the public inquiry had run?", "number"),
+    ("How long ago did the inquiry open?", "date"),
+    ("What was the cap on lifetime care costs announced in 2021?", "number"),
+    ("What was the magnitude of the earthquake that struck Burma?", "number"),
     # a blank to fill in with a time
     ("The Fed raised its key rate by 0.75 points. This was the highest hike since:", "date"),
     ("Tiafoe became the first American man to reach the semifinals since :", "date"),
@@ -1723,3 +1730,49 @@ def test_a_question_gives_no_answer_of_any_kind():
                        reply, 0.9, 0)
     picks = extract(q, [question, answer], mode="hard_filter")
     assert answer in picks
+
+
+def test_an_office_holders_other_turns_of_the_day_speak_in_the_office():
+    # a reply's later turns seldom carry the office again: they are the office holder's too
+    q = "How many times had police used Tasers up to March 2009, according to the policing minister?"
+    sources = [
+        Source(1, "a", "2009-10-26", "Oral Answers / Tasers", "David Hanson",
+               "The police use of Taser has shown that it provides an effective option for police.",
+               score=0.9, role="The Minister for Policing, Crime and Counter-Terrorism"),
+        Source(2, "b", "2009-10-26", "Oral Answers / Tasers", "Norman Baker",
+               "Tasers have been implicated in the deaths of more than 300 people in the United "
+               "States.", score=0.8),
+        Source(3, "c", "2009-10-26", "Oral Answers / Tasers", "David Hanson",
+               "The hon. Gentleman will know that Tasers have been used 4,818 times up to March "
+               "2009.", score=0.7),
+        Source(4, "d", "2009-10-27", "Oral Answers / Policing", "David Hanson",
+               "Police numbers have risen to 142,000 officers.", score=0.6),
+    ]
+    theirs = FEATURES.index("theirs")
+    ranked = rank(q, sources, mode="hard_filter", embedder=HashEmbedder())
+    speaks = {c.source.doc_id: c.features[theirs] for c in ranked}
+    assert speaks == {"a": 1.0, "b": 0.0, "c": 1.0, "d": 0.0}  # not his turn of another day
+    picks = extract(q, ranked, mode="hard_filter")
+    assert "4,818" in quoted_answer(q, picks, kind="number")
+
+
+def test_a_figure_stated_right_after_words_of_what_is_asked_is_its_figure():
+    assert figure_words("Annual growth in regular pay, excluding bonuses, slowed to 4.6 per cent.") \
+        == ["gular pay, excluding bonuses, slowed to  … "]
+    # not back past a colon, nor on past the clause's end
+    assert figure_words("what we inherited: the last Government spent £700 million on Rwanda") \
+        == [" the last Government spent  …  on Rwanda"]
+    assert figure_words("With CPI inflation at 3.8 per cent, real regular pay is still growing") \
+        == ["With CPI inflation at  … "]
+    q = "How fast is regular pay growing at the moment?"
+    release = Source(1, "r", "2025-11-11", "Labour market overview, UK: November 2025",
+                     "Office for National Statistics",
+                     "With CPI inflation at 3.8 per cent, real regular pay is still growing, but "
+                     "more slowly than earlier in the year. Annual growth in regular pay, "
+                     "excluding bonuses, slowed to 4.6 per cent.", score=0.9)
+    ranked = rank("How fast is regular pay growing", [release], mode="decay", full=q,
+                  embedder=HashEmbedder())
+    of = FEATURES.index("figure_of")
+    assert {c.sentence[:6]: c.features[of] for c in ranked} == {"With C": 0.0, "Annual": 1.0}
+    assert ranker_weights()[of] > 0
+

@@ -85,6 +85,22 @@ def quantities(text: str) -> list[Quantity]:
     return out
 
 
+_CLAUSE_OPENS = re.compile(r".*[:;(—–]")
+_CLAUSE_ENDS = re.compile(r"[,.:;)—–].*", re.S)
+
+
+def figure_words(text: str, reach: int = 40) -> list[str]:
+    """The words on either side of each figure a text states, at most `reach` characters each
+    way, not back past a colon, a semicolon, a dash or a bracket, nor on past the clause's end:
+    what the figure is a figure of ("regular pay, excluding bonuses, slowed to" 4.6 per cent;
+    "the backlog of" 118,000; $5 "That's how much a gallon of regular gas now costs"), and not
+    what the next clause speaks of (3.8 per cent ", real regular pay is still growing")."""
+    text = DATE_SPANS.sub(lambda m: " " * len(m.group(0)), in_figures(text))
+    return [_CLAUSE_OPENS.sub("", text[max(0, m.start() - reach):m.start()]) + " … "
+            + _CLAUSE_ENDS.sub("", text[m.end():m.end() + reach])
+            for m in en.FIGURE.finditer(text)]
+
+
 # -- names -----------------------------------------------------------------------------------
 
 _NAME = re.compile(r"\b[A-Z][\w'’-]*[\w]")

@@ -30,14 +30,14 @@ DATE_QUESTION = re.compile(r"^\s*when\b|\b(?:what|which) (?:year|date|day|month)
                    rf"\b(?:from|since|until|till|by) when\b|{SINCE_BLANK}", re.I)
 NUMBER_QUESTION = re.compile(
     r"^\W*(?:(?:approximately|roughly|about|around|so far|in total|overall),? )?"
-    r"how (?:much|many|high|low|big|large|fast)\b"
+    r"how (?:much|many|high|low|big|large|fast|long(?! ago\b))\b"
     r"|\bhow (?:much|many)\b[^?]*\?\W*$"  # "…in which he won how many titles?"
     # ("What did Nate share a photo of?" asks no share: a verb, after its auxiliary)
     r"|\b(?:what|which) (?:was|is|were|are)? ?(?:the )?"
     r"(?:(?!(?:did|does|do|has|have|had|will|would|can|could|should|might)\b)[\w-]+ ){0,3}"
     r"(?:rate|percentage|share|"
     r"figure|level|number|amount|cost|price|total|score|count|size|threshold|salary|"
-    r"fee|limit|sum|value(?=\s+of\b))\b|\bby how much\b", re.I)
+    r"fee|limit|cap|magnitude|sum|value(?=\s+of\b))\b|\bby how much\b", re.I)
 WH = re.compile(r"^\W*(?:who|whom|whose|what|which|when|where|why|how|true or false)\b", re.I)
 # A request opening a question ("Compare UK emissions in 2018 and 2024"): capitalised by its
 # place, not a name

@@ -32,7 +32,14 @@ from ..text.sentences import runs
 from ..text.words import STOPWORDS, content_words
 from . import lexicon_en as en
 from .events import EvidenceLine
-from .facts import names_speaker, office_words, quantities, speaker_names, speaks_as_asked
+from .facts import (
+    figure_words,
+    names_speaker,
+    office_words,
+    quantities,
+    speaker_names,
+    speaks_as_asked,
+)
 from .kind import answer_type, asked, asked_period, counted, counts, gives, stated_figures
 from .sources import Source
 
@@ -72,6 +79,7 @@ FEATURES = (
     "other_time",       # the sentence speaks of another period and was said outside the asked
                         # one, or speaks of none and was said outside it
     "figure_dated",     # a figure stated next to the words that name the asked period
+    "figure_of",        # a figure stated right after words of what is asked about
 )
 _OTHER_TIME = FEATURES.index("other_time")
 _PERIOD_FIT = FEATURES.index("period_fit")
@@ -336,7 +344,12 @@ def featured(question: str, sources: Sequence[Source], *, mode: str | None = Non
     office = office_words(full)
     # who holds an office is told as of the day it is said: the Defence Secretary speaking in
     # July 2016 is no answer to who held the office in October 2011
-    theirs = named | {id(s) for s in sources if speaks_as_asked(office, s) and said_in(s, period)}
+    holders = {id(s) for s in sources if speaks_as_asked(office, s) and said_in(s, period)}
+    # The office is a person's: their other turns of the same day speak in it too, though a
+    # reply's later turns seldom carry the office again ("Tasers have been used 4,818 times",
+    # the policing minister's second answer, is his as much as his first).
+    days = {(s.speaker, s.date) for s in sources if id(s) in holders}
+    theirs = named | holders | {id(s) for s in sources if s.speaker and (s.speaker, s.date) in days}
     gist = kind is None and bool(theirs) and not _topic(qwords, sources, theirs)
     if gist:
         topic = set()  # naming only who: "The ONS continues to advise…" shares no subject
@@ -385,6 +398,11 @@ def featured(question: str, sources: Sequence[Source], *, mode: str | None = Non
             stated, other = stated_figures(sentence, full)
             f["figure_asked" if stated else "figure_other"] = float(bool(stated or other))
             f["counted"] = float(counts(sentence, what, full))
+            # "Annual growth in regular pay … slowed to 4.6 per cent" states the figure asked
+            # for by "How fast is regular pay growing?"; "With CPI inflation at 3.8 per cent,
+            # real regular pay is still growing" another thing's (a figure of the kind asked)
+            f["figure_of"] = float(stated > 0 and any(content_words(near) & topic
+                                                      for near in figure_words(sentence)))
         if lean and s.date:
             f["newer_news"] = newness.get(s.date, 0.0)
         day = iso_day(s.date) if asked_on else None
