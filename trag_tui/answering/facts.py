@@ -62,10 +62,16 @@ def in_figures(text: str) -> str:
     return en.WORD_FIGURE.sub(_figure, text)
 
 
+def _dateless(text: str) -> str:
+    """A text in figures with its dates blanked out, each character kept in its place: what
+    its figures are read from, dates being checked on their own."""
+    return DATE_SPANS.sub(lambda m: " " * len(m.group(0)), in_figures(text))
+
+
 def quantities(text: str) -> list[Quantity]:
     """Every number in a text with its unit; years and parts of dates are left to `dates`."""
     out = []
-    text = DATE_SPANS.sub(lambda m: " " * len(m.group(0)), in_figures(text))
+    text = _dateless(text)
     for m in en.FIGURE.finditer(text):
         raw = m.group("num").replace(",", "")
         try:
@@ -95,7 +101,7 @@ def figure_words(text: str, reach: int = 40) -> list[str]:
     what the figure is a figure of ("regular pay, excluding bonuses, slowed to" 4.6 per cent;
     "the backlog of" 118,000; $5 "That's how much a gallon of regular gas now costs"), and not
     what the next clause speaks of (3.8 per cent ", real regular pay is still growing")."""
-    text = DATE_SPANS.sub(lambda m: " " * len(m.group(0)), in_figures(text))
+    text = _dateless(text)
     return [_CLAUSE_OPENS.sub("", text[max(0, m.start() - reach):m.start()]) + " … "
             + _CLAUSE_ENDS.sub("", text[m.end():m.end() + reach])
             for m in en.FIGURE.finditer(text)]
@@ -126,7 +132,7 @@ def atoms(text: str) -> list[str]:
     Numbers become `#value+unit`, so "3 per cent" and "3%" are one atom; dates are left out
     (they are checked on their own, against the sentence and the day it was said).
     """
-    blanked = DATE_SPANS.sub(lambda m: " " * len(m.group(0)), in_figures(text))
+    blanked = _dateless(text)
     spans = []
     for m in en.FIGURE.finditer(blanked):
         q = quantities(m.group(0))
