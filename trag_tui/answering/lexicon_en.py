@@ -30,7 +30,7 @@ DATE_QUESTION = re.compile(r"^\s*when\b|\b(?:what|which) (?:year|date|day|month)
                    rf"\b(?:from|since|until|till|by) when\b|{SINCE_BLANK}", re.I)
 NUMBER_QUESTION = re.compile(
     r"^\W*(?:(?:approximately|roughly|about|around|so far|in total|overall),? )?"
-    r"how (?:much|many|high|low|big|large|fast|long(?! ago\b))\b"
+    r"how (?:much|many|high|low|big|large|fast)\b"
     r"|\bhow (?:much|many)\b[^?]*\?\W*$"  # "…in which he won how many titles?"
     # ("What did Nate share a photo of?" asks no share: a verb, after its auxiliary)
     r"|\b(?:what|which) (?:was|is|were|are)? ?(?:the )?"
