@@ -565,6 +565,41 @@ def test_a_news_dateline_is_not_quoted(opening, quoted):
     assert quotable(opening)[0] == quoted
 
 
+def test_a_short_line_without_a_closing_mark_is_a_sentence_of_its_own():
+    # Folded, a story's byline and summary points ran into its lead ("Aye Aye Win, AP A strong
+    # quake collapsed a bridge … YANGON, Burma (AP) — A strong earthquake…"): one sentence,
+    # too long to quote down to its figure
+    story = ("Aye Aye Win, AP\n\nA strong quake collapsed a bridge\n\n"
+             "YANGON, Burma (AP) — A strong earthquake collapsed a bridge in northern Burma.\n\n"
+             "It was a magnitude-6.8 quake, said the agency, and\n\nnot the first.")
+    text, cut = window(story, story, 500, estimate_tokens)
+    assert not cut and quotable(text) == [
+        "Aye Aye Win, AP", "A strong quake collapsed a bridge",
+        "A strong earthquake collapsed a bridge in northern Burma.",  # its dateline left out
+        "It was a magnitude-6.8 quake, said the agency, and not the first."]  # ends on "and"
+    # the agency's name on a line of its own is no sentence
+    assert quotable(window("Doug Stanglin\n\nUSA TODAY\n\nTime named the Ebola fighters.",
+                           "", 500, estimate_tokens)[0]) == ["Doug Stanglin",
+                                                             "Time named the Ebola fighters."]
+    # a figure alone is read with what follows it ("$5" "That's how much a gallon…"); a label
+    # in capitals and a quiz's lettered choices stay the newsletter's furniture
+    letter = ("QUIZ TIME\n\nStarbucks brought back a drink. What does PSL stand for?\n\n"
+              "A. MacBook\n\nB. iPad\n\nC. Apple Watch\n\nD. iPhone\n\nTODAY'S NUMBER\n\n$5"
+              "\n\nThat's how much a gallon of regular gas now costs.")
+    assert quotable(window(letter, "", 500, estimate_tokens)[0]) == [
+        "What does PSL stand for?",
+        "TODAY'S NUMBER $5 That's how much a gallon of regular gas now costs."]
+
+
+def test_a_window_past_the_opening_keeps_the_byline_and_the_lead():
+    # the opening kept before a window is the story's first sentence, not its byline alone
+    lead = "Time magazine has named the Ebola fighters as its Person of the Year."
+    body = [f"Crews in town {i} restored lines to {i} thousand homes on the island." for i in range(60)]
+    story = "Doug Stanglin\n\nUSA TODAY\n\n" + lead + "\n\n" + " ".join(body)
+    text, cut = window(story, " ".join(body[40:43]), 120, estimate_tokens)
+    assert cut and runs(text)[0] == ["Doug Stanglin", lead]
+
+
 def test_only_a_story_s_opening_is_read_as_a_dateline():
     # a passage cut from later in its story ("… ") starts with no dateline
     assert quotable("… The vote came late. Washington (CNN) Kansas voted.")[1] == (

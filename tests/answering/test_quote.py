@@ -101,6 +101,17 @@ from trag_tui.text.labels import period_label
     ("Tiafoe became the first American man to reach the semifinals since :", "date"),
     ("Since the war began, which countries have forged closer ties?", None),
     ("Which party did those who said how many seats it won back", None),
+    # a clause before the question word sets the scene: the question is after its comma
+    ("In December 2014, whom did Time magazine name as its Person of the Year?", "person"),
+    ("After Jacob Zuma resigned this week under pressure from the ANC, who became the "
+     "country's acting president?", "person"),
+    ("In the July 1980 Beige Book, how large did the Fed say the losses might be?", "number"),
+    ("Following the vote, when will the bill return to the Commons?", "date"),
+    # a person's name asked for itself
+    ("Two brothers were arrested this week. What is the brothers' surname?", "person"),
+    ("What is the name of the ship?", None),
+    # a relative "who" after a comma asks nothing
+    ("Tom DeLay, who led the House, said what about the Act?", None),
 ])
 def test_answer_types(question, kind):
     assert answer_type(question) == kind
@@ -285,6 +296,14 @@ def test_a_question_in_the_sources_is_not_the_answer():
      "set out our next steps.", "Who was Foreign Secretary in 2023?", None),
     ("The Secretary of State, my right hon. Friend the Member for East Surrey (Claire "
      "Coutinho), has been clear.", "Who was Foreign Secretary in 2023?", None),
+    # the office said after the name holding it
+    ("The ANC urged members to support Cyril Ramaphosa, who is now the country's acting "
+     "president.", "Who became South Africa's acting president?",
+     ("Cyril Ramaphosa", "the country's acting president")),
+    ("Jerome Powell, the Fed chair, said so.", "Who is the Fed chair?",
+     ("Jerome Powell", "the Fed chair")),
+    ("Boris Johnson, the former prime minister, said so.", "Who is the prime minister?", None),
+    ("John Smith, the mayor of Leeds, said so.", "Who is the Prime Minister?", None),
 ])
 def test_the_holder_of_the_office_asked_about(text, question, holder):
     assert office_holder(text, question) == holder
@@ -427,6 +446,10 @@ def test_a_figure_the_question_gives_is_not_the_answer():
     q = "How much has Deborah James, who has died aged 40, raised through her fund?"
     assert stated_figures("Deborah James has died at home aged 40.", q) == (0, 0)
     assert stated_figures("Her fund has raised more than £7m.", q) == (1, 0)
+    # an expectation is no level, unless an expectation is what is asked
+    hedged = "Losses of timber and crops, plus clean-up costs, may approach $3 billion."
+    assert stated_figures(hedged, "How large were the losses?") == (0, 1)
+    assert stated_figures(hedged, "How large did the Fed say the losses might be?") == (1, 0)
     sources = [
         Source(1, "s", "2022-06-28", "Deborah James dies", "",
                "Cancer campaigner Deborah James, who raised millions through her fund, has "
@@ -702,6 +725,8 @@ def test_an_open_question_gets_an_excerpt_of_the_named_speaker_in_spoken_order()
     ("My right hon. Friend the Secretary of State for Energy Security and Net Zero agrees.", []),
     ("Foreign Secretary David Lammy and Home Secretary Yvette Cooper met.",
      ["David Lammy", "Yvette Cooper"]),
+    # a possessive is no part of the name: the question naming Jacob Zuma names him
+    ("More: South Africa's President Jacob Zuma's resignation", ["Jacob Zuma"]),
 ])
 def test_a_title_before_a_name_is_not_part_of_it(sentence, names):
     assert person_names(sentence) == names

@@ -176,6 +176,8 @@ def person_names(sentence: str) -> list[str]:
         name = words[last + 1:]
         if len(name) == 1 and last >= 0 and bare[last] in en.PEERAGE:
             name = words[last:]  # "Lord Cameron": a peer is named by title and one name
+        if name:  # "Jacob Zuma's resignation" names Jacob Zuma
+            name = [*name[:-1], re.sub(r"['’]s$", "", name[-1])]
         if 2 <= len(name) <= 4:
             found.append(" ".join(name))
         elif len(name) > 4:
@@ -277,7 +279,7 @@ def office_holder(text: str, question: str, role: str = "") -> tuple[str, str] |
     for name in new_names(text, question):
         at = text.find(name)
         before = en.TO_HOLDER.sub("", text[max(0, at - 160):at])
-        m = en.OFFICE_BEFORE.search(before)
+        m = en.OFFICE_BEFORE.search(before) or en.OFFICE_AFTER.match(text[at + len(name):])
         if m is None:
             continue
         office = en.OPENING_DETERMINER.sub("", m.group(1)).rstrip(", ")

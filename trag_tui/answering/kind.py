@@ -114,7 +114,9 @@ def stated_figures(sentence: str, question: str = "") -> tuple[int, int]:
     then = en.THEN.match(sentence)
     if then and then.group(1).lower() not in question.lower():
         return 0, len(found)  # "Back then, the agency estimated $233,610": an earlier value
-    level = en.HEDGE.sub(" ", sentence)
+    # a question that asks for an expectation itself ("how large might the losses be?") is
+    # answered by one
+    level = sentence if question and en.HEDGE.search(asked(question)) else en.HEDGE.sub(" ", sentence)
     if question and en.BY_ASKED.search(asked(question)):
         # "By how much did it rise?" asks for the change: "to increase Bank Rate by 0.75
         # percentage points", not "when the rate stood at 0.1 per cent"
@@ -129,10 +131,13 @@ def asked(question: str) -> str:
     answer type is read from the asking sentence, and a source sentence that only restates
     the scene does not answer."""
     parts = split(question)
-    if len(parts) < 2:
-        return question
-    return next((p for p in reversed(parts) if en.WH.search(p) or p.rstrip().endswith(("?", ":"))),
-                parts[-1])
+    ask = question if len(parts) < 2 else next(
+        (p for p in reversed(parts) if en.WH.search(p) or p.rstrip().endswith(("?", ":"))),
+        parts[-1])
+    # A clause before the question word sets the scene too: "After Jacob Zuma resigned …, who
+    # became the country's acting president?", "In December 2014, whom did Time name…?"
+    fronted = en.FRONTED.match(ask)
+    return ask[fronted.end():] if fronted else ask
 
 
 @lru_cache(maxsize=64)

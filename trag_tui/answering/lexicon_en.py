@@ -22,7 +22,10 @@ PERSON_QUESTION = re.compile(
     r"|\bwhich (?:[\w-]+ ){0,3}?(?:person|minister|member|mp|senator|official|leader|politician|"
     r"secretary|chancellor|president|spokesperson|star|player|actor|actress|singer|governor|"
     r"athlete|rapper|comedian|author|billionaire|head of state)\b"
-    r"|\bwho\s+(?:is|was|were|are)\b",
+    r"|\bwho\s+(?:is|was|were|are)\b"
+    # a person's name asked for itself: "What is the brothers' surname?"
+    r"|\b(?:what|which)\s+(?:is|was|are|were)\s+(?:the\s+|their\s+|his\s+|her\s+)?"
+    r"(?:[\w'’-]+\s+){0,2}?(?:surnames?|first names?|last names?|maiden names?|full names?)\b",
     re.I)
 # A blank to fill in with a time: "…the highest hike since:" (a year, as "since when" is)
 SINCE_BLANK = r"\b(?:since|until|till)\s*:\s*$"
@@ -39,6 +42,10 @@ NUMBER_QUESTION = re.compile(
     r"figure|level|number|amount|cost|price|total|score|count|size|threshold|salary|"
     r"fee|limit|cap|magnitude|sum|value(?=\s+of\b))\b|\bby how much\b", re.I)
 WH = re.compile(r"^\W*(?:who|whom|whose|what|which|when|where|why|how|true or false)\b", re.I)
+# A clause set before a question's question word, and the comma closing it: no question word
+# (nor a relative "who", nor a quote) in it, and none of the question after it quoted
+FRONTED = re.compile(r"^(?!\W*(?:who|whom|whose|what|which|when|where|why|how)\b)[^,?\"“]+,\s*"
+                     r"(?=(?:who|whom|whose|what|which|when|where|how)\b[^,]*\?\W*$)", re.I)
 # A request opening a question ("Compare UK emissions in 2018 and 2024"): capitalised by its
 # place, not a name
 REQUEST = re.compile(r"^\W*(?:compare|contrast|describe|explain|list|name|outline|show|"
@@ -95,6 +102,12 @@ TO_HOLDER = re.compile(r"(?:,\s*)?(?:my\s+(?:right\s+)?hon(?:ourable)?\.?\s+(?:a
                         r"(?:[^(),]|\([^()]*\))*?)?\s*\(?\s*$", re.I)
 OFFICE_BEFORE = re.compile(rf"((?:[A-Z][\w'’-]+ ){{0,3}}(?:{'|'.join(OFFICE_NOUNS.title().split())})"
                             r"(?: (?:of|for|the|and|[A-Z][\w'’-]+,?))*?)$")
+# An office said after the name it is held by: "Cyril Ramaphosa, who is now the country's
+# acting president", "Jerome Powell, the Fed chair"
+OFFICE_AFTER = re.compile(
+    r"^,\s+(?:who\s+(?:is|was|has\s+been|had\s+been|became|becomes)\s+(?:now\s+)?)?"
+    rf"((?:the|a|an)\s+(?:[\w'’-]+\s+){{0,3}}?(?:{'|'.join(OFFICE_NOUNS.split())}|chair|chairman|"
+    r"chairwoman|chief executive|ceo|mayor|premier|speaker))\b", re.I)
 # The noun a "which" or "what" question opens with names the kind of answer, not the office
 # asked about: "Which minister was Health Secretary in November 2013?"
 KIND_NOUN = re.compile(r"\b(?:which|what)\s+([\w'’-]+)\s+(?:was|is|were|are|did|does|do|has|"
@@ -278,9 +291,10 @@ CARDINAL = (rf"(?:{'|'.join(TENS)})(?:[- ](?:{'|'.join(NUMBER_UNITS)}))?|{'|'.jo
 # alone is left as a word ("one of the few"), and so is a fraction ("two-thirds") and a word
 # joined to another than a unit of time ("a two-state solution", "the two-child limit": a kind,
 # not a count; "a forty-two-year-old" is an age).
-# Lower case, or capitalised where a sentence starts: "Big Ten" and "Seven Network" are names.
+# Lower case, or capitalised where a sentence starts (after a heading's closing mark too): "Big
+# Ten" and "Seven Network" are names.
 WORD_FIGURE = re.compile(
-    r"(?:(?<![\w-])(?=[a-z])|(?:^|(?<=[.!?:;\"“(] )|(?<=[\"“(]))(?=[A-Z]))"
+    r"(?:(?<![\w-])(?=[a-z])|(?:^|(?<=[.!?:;\"“(#] )|(?<=[\"“(]))(?=[A-Z]))"
     rf"(?P<n>(?i:{CARDINAL}|one(?=\s+(?:hundred|thousand|million|billion|trillion)\b)))"
     r"(?P<h>\s+hundred)?"
     r"(?!\w|-(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|thirds|quarters?"

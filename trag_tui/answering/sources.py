@@ -21,7 +21,7 @@ from ..models.generation import estimate_tokens
 from ..temporal.calendar import iso_day
 from ..text import sentences
 from ..text.labels import period_key, period_label
-from ..text.words import content_words
+from ..text.words import STOPWORDS, content_words
 from . import lexicon_en as en
 
 SOURCE_WINDOW = 320  # estimated tokens of each source's passage kept around its match
@@ -156,13 +156,34 @@ _HEADING = re.compile(r"[ \t]*#{1,6}[ \t]+[^\s#]")
 
 
 def _close_headings(text: str) -> str:
-    if "#" not in text:
-        return text
-    lines = text.split("\n")
-    for i, line in enumerate(lines):
-        if _HEADING.match(line):
-            lines[i] = line.rstrip(" \t#") + " #"
-    return "\n".join(lines)
+    if "#" in text:
+        lines = text.split("\n")
+        for i, line in enumerate(lines):
+            if _HEADING.match(line):
+                lines[i] = line.rstrip(" \t#") + " #"
+        text = "\n".join(lines)
+    return _PARAGRAPH.sub(_close_line, text)
+
+
+# A short paragraph that ends without a sentence's closing mark is a line of its own (a byline,
+# a story's summary points, a caption, a title), not the start of the sentence after it:
+# folded, "Aye Aye Win, AP A strong quake collapsed a bridge … YANGON, Burma (AP) — A strong
+# earthquake…" was read as one sentence, too long to quote down to its figure. It is closed as
+# a heading, which the sentence splitter ends and the quote shows without its marks. Not closed:
+# a line that ends on "and" or "of" (it goes on after the break), a figure alone ("$5", then
+# "That's how much a gallon … costs"), a label in capitals ("QUIZ TIME", "USA TODAY": what
+# follows is read with it, a dateline or a newsletter's furniture), a quiz's lettered choice.
+_PARAGRAPH = re.compile(r"(?:(?<=\n\n)|^)[ \t]*([^\s#][^\n]{0,148}?)[ \t]*(?=\n[ \t]*\n)")
+_CLOSED = tuple(".!?:;,\"”’')]…-—–")
+_OPEN_LINE = re.compile(r"^[A-Z][.)]\s|^[^a-z]*$")  # a lettered choice; no lower-case letter
+
+
+def _close_line(m: re.Match) -> str:
+    line = m.group(1)
+    if line.endswith(_CLOSED) or line.rsplit(None, 1)[-1] in STOPWORDS \
+            or _OPEN_LINE.search(line) or len(re.findall(r"[^\W\d_]{2,}", line)) < 2:
+        return m.group(0)
+    return f"# {line} #"
 
 
 def clean(text: str) -> str:
@@ -235,8 +256,8 @@ def _with_lead(passage: str, text: str, limit: int, count: TokenCounter) -> str:
     if not text.startswith("…"):
         return text
     # the opening is in the passage's first characters (a longer one is too long to keep)
-    opening = sentences.split(passage[:OPENING_CHARS])[:1]
-    if not opening or count(opening[0]) > limit // LEAD_SHARE or not passage.startswith(opening[0]):
+    opening = sentences.opening(passage[:OPENING_CHARS])
+    if not opening or count(opening) > limit // LEAD_SHARE:
         return text
     rest = text[1:].lstrip()
     if not text.startswith("… "):
@@ -247,9 +268,9 @@ def _with_lead(passage: str, text: str, limit: int, count: TokenCounter) -> str:
         rest = rest[rest.find(parts[1]):] if parts[1] in rest else ""
         if not rest:
             return text
-    if passage[len(opening[0]):].lstrip().startswith(rest[:80]):
-        return f"{opening[0]} {rest}"  # the window goes on from the opening: nothing between
-    return f"{opening[0]} {sentences.GAP} {rest}"
+    if passage[len(opening):].lstrip().startswith(rest[:80]):
+        return f"{opening} {rest}"  # the window goes on from the opening: nothing between
+    return f"{opening} {sentences.GAP} {rest}"
 
 
 def _sentence_starts(passage: str) -> list[int]:

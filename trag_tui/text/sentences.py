@@ -57,6 +57,20 @@ def split(text: str, language: str = "en") -> list[str]:
     return out
 
 
+def opening(text: str, language: str = "en") -> str | None:
+    """A text's opening as it stands in the text: its first sentence, with the lines of their
+    own before it (a byline, a story's summary points), or None when it cannot be told."""
+    end = 0
+    for part in split(text, language):
+        at = text.find(part, end)
+        if at < 0:
+            return None
+        end = at + len(part)
+        if not _CLOSED_HEADING.fullmatch(part):
+            return text[:end]
+    return None
+
+
 def bounds(text: str, language: str = "en") -> list[tuple[int, int]]:
     """Where each sentence of a short text starts and ends, as offsets into the text itself
     (nothing folded or dropped), for telling which sentence a word stands in."""
@@ -100,11 +114,11 @@ _DATELINE = re.compile(
 #: A news page's furniture crawled with its text: a video widget ("JUST WATCHED <another
 #: video's title> Replay More Videos ..."), a gallery's counter, a photo credit before the
 #: sentence it captions ("Brandon Bell/Getty Images ", "(Photo by Justin Sullivan/Getty
-#: Images)"), an editors' byline, a quiz's lettered choices ("A. Eiffel Tower B. Golden Gate
-#: Bridge C. Taj Mahal D. Big Ben") and the quiz's question before them ("QUIZ TIME Starbucks
-#: reintroduced one of its most popular drinks this week…"), a video ad's feedback form ("How
-#: relevant is this ad to you? Video player was slow to load content…"). None of it is what the
-#: story says.
+#: Images)"), an editors' or a newspaper's byline ("USA TODAY Sports"), a quiz's lettered
+#: choices ("A. Eiffel Tower B. Golden Gate Bridge C. Taj Mahal D. Big Ben") and the quiz's
+#: question before them ("QUIZ TIME Starbucks reintroduced one of its most popular drinks this
+#: week…"), a video ad's feedback form ("How relevant is this ad to you? Video player was slow
+#: to load content…"). None of it is what the story says.
 _FURNITURE = re.compile(
     r"JUST WATCHED\b.*?(?:Replay More Videos\s*(?:\.\.\.|…)|MUST WATCH\b|$)\s*"
     r"|^Replay More Videos\s*(?:\.\.\.|…)?\s*"
@@ -113,7 +127,7 @@ _FURNITURE = re.compile(
     r"|\(Photo by [^()]*\)\s*"
     r"|^(?:[A-Z][\w.'’-]*[ -]){0,3}[A-Z][\w.'’-]*/(?:[\w.'’ -]+/)*[\w.'’ -]*"
     r"(?:Getty Images|Images|AP|Reuters|AFP)\s+(?=[A-Z\"“‘'])"
-    r"|^Editors USA TODAY\s+"
+    r"|^(?:Editors )?USA TODAY(?: Sports)?(?:\s+(?=[A-Z\"“‘'])|$)"
     r"|^QUIZ TIME\b.*"
     r"|^(?:\d\.\s*)?How relevant is this ad to you\?\s*"
     r"|^Video player was slow to load content\b.*?\bOther issues\b\s*"
@@ -151,5 +165,9 @@ def _quotable(passage: str, language: str) -> list[str]:
     if text.startswith("…") and not text.startswith("… ") and parts:
         parts = parts[1:]  # "…word": cut mid-sentence; "… Word": a whole sentence follows
     elif parts and not text.startswith("…"):
-        parts[0] = _DATELINE.sub("", parts[0], count=1)  # the story, not where it was filed
+        # the story, not where it was filed: its first sentence after any lines of their own
+        # before it (a byline, a summary)
+        lead = next((i for i, p in enumerate(parts) if not _CLOSED_HEADING.fullmatch(p)), None)
+        if lead is not None:
+            parts[lead] = _DATELINE.sub("", parts[lead], count=1)
     return [t for t in (_FURNITURE.sub("", _MARKUP.sub("", p)).strip() for p in parts) if t]
