@@ -45,7 +45,7 @@ from trag_tui.answering.ranking import (
     ranker_cuts,
     ranker_weights,
 )
-from trag_tui.answering.sources import Source
+from trag_tui.answering.sources import Source, _same_day_office
 from trag_tui.models.embedding import HashEmbedder
 from trag_tui.temporal.question import parse
 from trag_tui.text.labels import period_label
@@ -1773,12 +1773,17 @@ def test_an_office_holders_other_turns_of_the_day_speak_in_the_office():
         Source(4, "d", "2009-10-27", "Oral Answers / Policing", "David Hanson",
                "Police numbers have risen to 142,000 officers.", score=0.6),
     ]
+    sources = _same_day_office(sources)  # as `numbered` gives them
+    assert [bool(s.role) for s in sources] == [True, False, True, False]
     theirs = FEATURES.index("theirs")
     ranked = rank(q, sources, mode="hard_filter", embedder=HashEmbedder())
     speaks = {c.source.doc_id: c.features[theirs] for c in ranked}
     assert speaks == {"a": 1.0, "b": 0.0, "c": 1.0, "d": 0.0}  # not his turn of another day
     picks = extract(q, ranked, mode="hard_filter")
     assert "4,818" in quoted_answer(q, picks, kind="number")
+    # the quote reads the office as the ranking does: the later turn names its holder
+    who = "Who was the policing minister on 26 October 2009?"
+    assert holder(next(c for c in ranked if c.source.doc_id == "c"), who) == "David Hanson"
 
 
 def test_a_figure_stated_right_after_words_of_what_is_asked_is_its_figure():

@@ -343,12 +343,9 @@ def featured(question: str, sources: Sequence[Source], *, mode: str | None = Non
         if kind != "person" or not en.SPEAKER_ASKED.search(full) else set()
     office = office_words(full)
     # who holds an office is told as of the day it is said: the Defence Secretary speaking in
-    # July 2016 is no answer to who held the office in October 2011
-    # The office is a person's: all their turns of the same day speak in it, though a
-    # reply's later turns seldom carry the office again ("Tasers have been used 4,818 times",
-    # the policing minister's second answer, is his as much as his first).
-    days = {(s.speaker, s.date) for s in sources if speaks_as_asked(office, s) and said_in(s, period)}
-    theirs = named | {id(s) for s in sources if s.speaker and (s.speaker, s.date) in days}
+    # July 2016 is no answer to who held the office in October 2011 (a speaker's turns of the
+    # day all carry the office, `sources.numbered`)
+    theirs = named | {id(s) for s in sources if speaks_as_asked(office, s) and said_in(s, period)}
     gist = kind is None and bool(theirs) and not _topic(qwords, sources, theirs)
     if gist:
         topic = set()  # naming only who: "The ONS continues to advise…" shares no subject

@@ -14,7 +14,7 @@ import datetime as dt
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..models.generation import estimate_tokens
@@ -426,7 +426,18 @@ def numbered(result, passages: Mapping[int, str], roles: Mapping[int, str] | Non
             speaker, role = labelled(h.speaker, (roles or {}).get(h.chunk_id, ""))
             out.append(Source(len(out) + 1, h.doc_id, h.date, h.title, speaker, text,
                               tuple(h.also), group or h.group, h.chunk_id, h.score, role))
-    return out
+    return _same_day_office(out)
+
+
+def _same_day_office(sources: list[Source]) -> list[Source]:
+    """The sources with an office given to a speaker's turns that record none, where the same
+    speaker's turn of the same day does: a reply's later turns seldom carry the office again
+    ("Tasers have been used 4,818 times", the policing minister's second answer, is his as
+    much as his first). The office is a person's, so the ranking, the quote and the holder
+    read it alike; another day's office is not carried over."""
+    office = {(s.speaker, s.date): s.role for s in sources if s.speaker and s.date and s.role}
+    return [replace(s, role=office[(s.speaker, s.date)])
+            if not s.role and (s.speaker, s.date) in office else s for s in sources]
 
 
 def labelled(speaker: str | None, role: str) -> tuple[str, str]:
