@@ -435,7 +435,8 @@ def _same_day_office(sources: list[Source]) -> list[Source]:
     ("Tasers have been used 4,818 times", the policing minister's second answer, is his as
     much as his first). The office is a person's, so the ranking, the quote and the holder
     read it alike; another day's office is not carried over."""
-    office = {(s.speaker, s.date): s.role for s in sources if s.speaker and s.date and s.role}
+    office: dict[tuple[str, str | None], str] = {
+        (s.speaker, s.date): s.role for s in sources if s.speaker and s.date and s.role}
     return [replace(s, role=office[(s.speaker, s.date)])
             if not s.role and (s.speaker, s.date) in office else s for s in sources]
 
