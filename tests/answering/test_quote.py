@@ -418,6 +418,26 @@ def test_an_office_is_held_as_of_the_day_it_is_said_not_in_a_period_spoken_of():
     assert succession(q, ranked, "person", period=march) == []
 
 
+def test_a_holder_named_at_another_time_is_not_the_holder_in_the_period_asked():
+    # "The Prime Minister, Theresa May, has announced…" (June 2018) does not say who became
+    # Prime Minister in September 2022: it is not labelled as the holder, and the line of that
+    # month naming one is quoted for it
+    q = parse("After Boris Johnson resigned, who became Prime Minister in September 2022?",
+              dt.date(2022, 10, 1))
+    old = Source(1, "d2018", "2018-06-18", "NHS funding", "Department of Health",
+                 "The Prime Minister, Theresa May, has announced a new funding settlement for "
+                 "the NHS.", score=0.9)
+    new = Source(2, "d2022", "2022-09-23", "The Growth Plan", "Kwasi Kwarteng",
+                 "I am setting out the plan for growth, under the leadership of my right hon. "
+                 "Friend the Prime Minister, the Member for South West Norfolk (Liz Truss).",
+                 score=0.5)
+    # ranked as a wide news index had them: the old line first
+    ranked = [Candidate(old, old.passage, 1.0), Candidate(new, new.passage, 0.9)]
+    quote = choose(q, "hard_filter", ranked, [old, new], [], kind="person")
+    assert "Theresa May, named as" not in quote.shown
+    assert "Liz Truss, named as Prime Minister" in quote.shown
+
+
 def test_a_speaker_in_the_office_on_another_day_is_not_its_holder_in_the_period_asked():
     """"Who took over as Defence Secretary in October 2011?": the Defence Secretary speaking in
     July 2016 (found because the debate speaks of the decade) held the office then, not in

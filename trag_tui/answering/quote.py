@@ -367,6 +367,11 @@ def holds(c: Candidate, question: str, kind: str | None,
     if kind == "person" and (_speaks_in_office(c, question, period)
                              or speaker_answers(question, c.source, c.sentence)):
         return True  # the speaker, in the office asked about, or asked about as the speaker
+    if kind == "person" and period is not None and office_asked(question) \
+            and not of_period(c, period):
+        # who held an office then is told by a line of then: "The Prime Minister, Theresa May,
+        # has announced…" (June 2018) does not say who became Prime Minister in September 2022
+        return False
     return gives(kind, c.sentence, question, c.source.date)
 
 
@@ -584,7 +589,8 @@ def render_pick(c: Candidate, question: str, kind: str | None,
         office = en.THE_OPENING.sub("", role)  # "speaking as Prime Minister"
         head = f"{speaker}, speaking as {office}" + (f" on {when}" if when else "")
         return f"{head} [{s.number}]{under}: {_quote(c.sentence)}{after}"
-    holder = office_holder(c.sentence, question, s.role) if kind == "person" else None
+    holder = office_holder(c.sentence, question, s.role) \
+        if kind == "person" and (period is None or of_period(c, period)) else None
     if holder is not None:
         # Who holds the office first, then who said so: "Who was Chancellor in July 2022?" is
         # answered "Nadhim Zahawi, named as Chancellor by Simon Clarke…", not "Simon Clarke…".
