@@ -470,6 +470,10 @@ def test_a_figure_the_question_gives_is_not_the_answer():
     hedged = "Losses of timber and crops, plus clean-up costs, may approach $3 billion."
     assert stated_figures(hedged, "How large were the losses?") == (0, 1)
     assert stated_figures(hedged, "How large did the Fed say the losses might be?") == (1, 0)
+    # "how large" with a word of money asks a sum: a count of the scene's eruptions is none
+    costs = "How large did the Fed say losses and clean-up costs from the eruptions might be?"
+    assert stated_figures("Areas were hurt by the three major eruptions.", costs) == (0, 0)
+    assert stated_figures(hedged, costs) == (1, 0)
     sources = [
         Source(1, "s", "2022-06-28", "Deborah James dies", "",
                "Cancer campaigner Deborah James, who raised millions through her fund, has "
@@ -1825,4 +1829,3 @@ def test_a_figure_stated_right_after_words_of_what_is_asked_is_its_figure():
     of = FEATURES.index("figure_of")
     assert {c.sentence[:6]: c.features[of] for c in ranked} == {"With C": 0.0, "Annual": 1.0}
     assert ranker_weights()[of] > 0
-

@@ -182,7 +182,7 @@ MEASURE_WORDS = "rate rates level figure figures number amount percentage share 
                  "current currently latest now today present"
 # "How much does it cost…", "…a starting pay of how much?": a sum of money is asked for, so a
 # figure that is not one ("a 10-member council") is no answer. Not so for a rate or a change.
-HOW_MUCH = re.compile(r"\bhow much\b", re.I)
+HOW_MUCH = re.compile(r"\bhow (?:much|large|big)\b", re.I)  # with a word of money: a sum
 MONEY = re.compile(r"\b(?:costs?|pay|paid|salary|salaries|wages?|worth|earn\w*|spen[dt]\w*|"
                     r"fund\w*|budget|fines?|fined|compensation|forgiveness|loans?|debt|aid|"
                     r"jackpot|prize|raised?|sold|bought|money)\b", re.I)
