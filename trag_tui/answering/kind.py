@@ -125,6 +125,7 @@ def stated_figures(sentence: str, question: str = "") -> tuple[int, int]:
     return stated, len(found) - stated
 
 
+@lru_cache(maxsize=64)
 def asked(question: str) -> str:
     """The sentence of a question that asks. A news quiz sets the scene first ("Serena Williams
     announced she will retire after the US Open. How many grand slams has she won?"): the

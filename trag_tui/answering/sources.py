@@ -155,7 +155,9 @@ def _role(meta: str | None) -> str:
 _HEADING = re.compile(r"[ \t]*#{1,6}[ \t]+[^\s#]")
 
 
-def _close_headings(text: str) -> str:
+def _close_lines(text: str) -> str:
+    """The text with its headings and short lines closed, so folding its whitespace keeps
+    where each ends (`clean`)."""
     if "#" in text:
         lines = text.split("\n")
         for i, line in enumerate(lines):
@@ -187,7 +189,7 @@ def _close_line(m: re.Match) -> str:
 
 
 def clean(text: str) -> str:
-    return re.sub(r"\s+", " ", _close_headings(text or "")).strip()
+    return re.sub(r"\s+", " ", _close_lines(text or "")).strip()
 
 
 def window(passage: str, chunk: str, limit: int, count: TokenCounter) -> tuple[str, bool]:
